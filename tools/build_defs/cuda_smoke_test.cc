@@ -1,0 +1,20 @@
+#include "tools/build_defs/cuda_smoke.h"
+
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace mxnet::cuda_smoke {
+namespace {
+
+TEST(CudaSmoke, SaxpyMatchesHostWhenAGpuExists) {
+  int devices = DeviceCount();
+  if (devices <= 0) GTEST_SKIP() << "no CUDA device here (code " << devices << ")";
+  std::vector<float> x(1000), y(1000);
+  for (int i = 0; i < 1000; ++i) x[i] = i, y[i] = 1.0f;
+  ASSERT_EQ(Saxpy(1000, 2.0f, x.data(), y.data()), 0);
+  for (int i = 0; i < 1000; ++i) EXPECT_FLOAT_EQ(y[i], 2.0f * i + 1.0f) << i;
+}
+
+}  // namespace
+}  // namespace mxnet::cuda_smoke
