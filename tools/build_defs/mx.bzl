@@ -8,6 +8,7 @@ MX_COPTS = [
     "-Wno-unused-parameter",
     "-Wno-sign-compare",
     "-Wno-missing-field-initializers",
+    "-fopenmp",
 ]
 
 def mx_cc_library(name, copts = [], **kwargs):

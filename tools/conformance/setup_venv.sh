@@ -19,8 +19,9 @@ fi
 # libmxnet.so needs these system libs (libgfortran.so.3 and libopenblas ship inside the wheel).
 # They are normally present with gcc; install them via apt if not (needs root).
 missing=()
-ldconfig -p | grep -q 'libquadmath.so.0 ' || missing+=(libquadmath0)
-ldconfig -p | grep -q 'libgomp.so.1 ' || missing+=(libgomp1)
+libs="$(ldconfig -p)"  # captured first: `ldconfig -p | grep -q` can SIGPIPE under pipefail
+grep -q 'libquadmath\.so\.0 ' <<<"$libs" || missing+=(libquadmath0)
+grep -q 'libgomp\.so\.1 ' <<<"$libs" || missing+=(libgomp1)
 if ((${#missing[@]})); then
   echo "setup_venv: installing system libs: ${missing[*]}" >&2
   { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } >&2

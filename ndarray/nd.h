@@ -1,0 +1,12 @@
+// The imperative C++ API over the operator registry (mxnet.ndarray): free functions per op,
+// e.g. nd::Convolution(data, weight, bias, {...}), nd::relu(x), and + - * / with broadcasting.
+// Each op family's functions are declared in ndarray/ops/<family>_api.h.
+#pragma once
+
+#include "ndarray/ndarray.h"
+#include "ndarray/op.h"
+#include "ndarray/ops/basic_api.h"
+#include "ndarray/ops/elemwise_api.h"
+#include "ndarray/ops/nn_api.h"
+#include "ndarray/ops/reduce_api.h"
+#include "ndarray/ops/shape_api.h"

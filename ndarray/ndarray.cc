@@ -1,0 +1,432 @@
+#include "ndarray/ndarray.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+
+#include "base/strings.h"
+
+namespace mxnet {
+
+std::string_view GradReqName(GradReq r) {
+  switch (r) {
+    case GradReq::kNull: return "null";
+    case GradReq::kWrite: return "write";
+    case GradReq::kAdd: return "add";
+  }
+  return "null";
+}
+
+absl::StatusOr<GradReq> ParseGradReq(std::string_view s) {
+  if (s == "write" || s == "inplace") return GradReq::kWrite;
+  if (s == "add") return GradReq::kAdd;
+  if (s == "null") return GradReq::kNull;
+  return absl::InvalidArgumentError(
+      StrCat("invalid grad_req '", s, "' (expected 'write', 'add' or 'null')"));
+}
+
+NDArray::NDArray(const Shape& shape, Device device, DType dtype) {
+  if (!shape.is_known())
+    MX_THROW(absl::StatusCode::kInvalidArgument, "NDArray: cannot allocate an array of shape ",
+             shape.ToString(), " (all dims must be known and non-negative)");
+  impl_ = std::make_shared<Impl>();
+  impl_->shape = shape;
+  impl_->dtype = dtype;
+  impl_->storage = Storage::Alloc(static_cast<size_t>(shape.Size()) * DTypeSize(dtype), device);
+}
+
+NDArray NDArray::Full(const Shape& shape, double value, Device device, DType dtype) {
+  NDArray a(shape, device, dtype);
+  a.Fill(value);
+  return a;
+}
+
+const NDArray::Impl& NDArray::checked() const {
+  if (!impl_) MX_THROW(absl::StatusCode::kFailedPrecondition, "operation on an empty (none) NDArray");
+  return *impl_;
+}
+
+const Shape& NDArray::shape() const { return checked().shape; }
+DType NDArray::dtype() const { return checked().dtype; }
+Device NDArray::device() const { return checked().storage->device(); }
+void* NDArray::data_ptr() const {
+  const Impl& i = checked();
+  return i.storage->data() ? static_cast<char*>(i.storage->data()) + i.offset : nullptr;
+}
+
+bool NDArray::shares_storage(const NDArray& o) const {
+  return impl_ && o.impl_ && impl_->storage == o.impl_->storage;
+}
+
+NDArray NDArray::ViewAs(const Shape& shape, size_t extra_offset_bytes) const {
+  const Impl& i = checked();
+  auto v = std::make_shared<Impl>();
+  v->storage = i.storage;
+  v->offset = i.offset + extra_offset_bytes;
+  v->shape = shape;
+  v->dtype = i.dtype;
+  return NDArray(std::move(v));
+}
+
+Shape InferReshape(const Shape& in, const std::vector<int64_t>& spec_in, bool reverse,
+                   std::string_view what) {
+  auto fail = [&](std::string_view why) {
+    MX_THROW(absl::StatusCode::kInvalidArgument, what, ": cannot reshape ", in.ToString(),
+             " with shape spec (", StrJoin(spec_in, ", "), "): ", why);
+  };
+  std::vector<int64_t> src(in.begin(), in.end());
+  std::vector<int64_t> spec = spec_in;
+  if (reverse) {
+    std::reverse(src.begin(), src.end());
+    std::reverse(spec.begin(), spec.end());
+    // -4 takes the two factors after it; move it back in front of them.
+    for (size_t i = 0; i + 2 < spec.size(); ++i)
+      if (spec[i + 2] == -4) {  // reversed [b, a, -4] -> [-4, b, a]
+        std::rotate(spec.begin() + i, spec.begin() + i + 2, spec.begin() + i + 3);
+        i += 2;
+      }
+  }
+  std::vector<int64_t> out;
+  int infer_at = -1;
+  size_t s = 0;  // index into src
+  for (size_t i = 0; i < spec.size(); ++i) {
+    int64_t c = spec[i];
+    if (c > 0) {
+      out.push_back(c);
+      ++s;
+    } else if (c == 0) {
+      if (s >= src.size()) fail("code 0 has no input dimension to copy");
+      out.push_back(src[s++]);
+    } else if (c == -1) {
+      if (infer_at >= 0) fail("more than one -1");
+      infer_at = static_cast<int>(out.size());
+      out.push_back(1);
+      ++s;
+    } else if (c == -2) {
+      while (s < src.size()) out.push_back(src[s++]);
+    } else if (c == -3) {
+      if (s + 1 >= src.size()) fail("code -3 needs two input dimensions");
+      out.push_back(src[s] * src[s + 1]);
+      s += 2;
+    } else if (c == -4) {
+      if (i + 2 >= spec.size()) fail("code -4 needs two factors after it");
+      if (s >= src.size()) fail("code -4 has no input dimension to split");
+      int64_t d = src[s++], a = spec[i + 1], b = spec[i + 2];
+      if (a == -1 && b == -1) fail("code -4 factors cannot both be -1");
+      if (a == -1) a = b ? d / b : 0;
+      if (b == -1) b = a ? d / a : 0;
+      if (a * b != d) fail(StrCat("code -4 factors ", a, "*", b, " do not give ", d));
+      out.push_back(a);
+      out.push_back(b);
+      i += 2;
+    } else {
+      fail(StrCat("invalid code ", c));
+    }
+  }
+  int64_t total = in.Size();
+  if (infer_at >= 0) {
+    int64_t known = 1;
+    for (size_t i = 0; i < out.size(); ++i)
+      if (static_cast<int>(i) != infer_at) known *= out[i];
+    if (known == 0 || total % known != 0) fail("the size cannot be inferred for -1");
+    out[infer_at] = total / known;
+  }
+  if (reverse) std::reverse(out.begin(), out.end());
+  Shape result(out);
+  if (result.Size() != total)
+    fail(StrCat("the new shape ", result.ToString(), " has ", result.Size(), " elements, not ", total));
+  return result;
+}
+
+NDArray NDArray::reshape(const std::vector<int64_t>& spec, bool reverse) const {
+  return ViewAs(InferReshape(shape(), spec, reverse, "reshape"));
+}
+
+NDArray NDArray::slice(int64_t begin, int64_t end) const {
+  const Shape& s = shape();
+  if (s.ndim() < 1) MX_THROW(absl::StatusCode::kInvalidArgument, "slice: cannot slice a scalar");
+  int64_t n = s[0];
+  if (begin < 0) begin += n;
+  if (end < 0) end += n;
+  if (begin < 0 || end > n || begin > end)
+    MX_THROW(absl::StatusCode::kOutOfRange, "slice: [", begin, ", ", end,
+             ") is out of range for axis 0 of shape ", s.ToString());
+  Shape ns = s;
+  ns[0] = end - begin;
+  size_t row = static_cast<size_t>(s.ProdRange(1, s.ndim())) * DTypeSize(dtype());
+  return ViewAs(ns, static_cast<size_t>(begin) * row);
+}
+
+NDArray NDArray::at(int64_t index) const {
+  const Shape& s = shape();
+  if (s.ndim() < 1) MX_THROW(absl::StatusCode::kInvalidArgument, "at: cannot index a scalar");
+  int64_t i = index < 0 ? index + s[0] : index;
+  if (i < 0 || i >= s[0])
+    MX_THROW(absl::StatusCode::kOutOfRange, "at: index ", index, " is out of range for axis 0 of shape ",
+             s.ToString());
+  Shape ns;
+  for (int d = 1; d < s.ndim(); ++d) ns.push_back(s[d]);
+  return ViewAs(ns, static_cast<size_t>(i) * ns.Size() * DTypeSize(dtype()));
+}
+
+NDArray NDArray::expand_dims(int axis) const {
+  const Shape& s = shape();
+  int a = NormalizeAxis(axis, s.ndim() + 1, "expand_dims");
+  std::vector<int64_t> d = s.ToVector();
+  d.insert(d.begin() + a, 1);
+  return ViewAs(Shape(d));
+}
+
+NDArray NDArray::squeeze(const std::vector<int>& axes) const {
+  const Shape& s = shape();
+  std::vector<bool> drop(s.ndim(), false);
+  if (axes.empty()) {
+    for (int i = 0; i < s.ndim(); ++i) drop[i] = s[i] == 1;
+  } else {
+    for (int a : axes) {
+      int n = NormalizeAxis(a, s.ndim(), "squeeze");
+      if (s[n] != 1)
+        MX_THROW(absl::StatusCode::kInvalidArgument, "squeeze: axis ", a, " of shape ", s.ToString(),
+                 " has size ", s[n], ", not 1");
+      drop[n] = true;
+    }
+  }
+  Shape ns;
+  for (int i = 0; i < s.ndim(); ++i)
+    if (!drop[i]) ns.push_back(s[i]);
+  return ViewAs(ns);
+}
+
+NDArray NDArray::detach() const { return ViewAs(shape()); }
+
+NDArray NDArray::copy() const { return copyto(device()); }
+
+NDArray NDArray::copyto(Device dev) const {
+  NDArray out(shape(), dev, dtype());
+  CopyBytes(out.data_ptr(), dev, data_ptr(), device(), nbytes());
+  return out;
+}
+
+void NDArray::copyto(const NDArray& dst) const {
+  if (dst.shape() != shape())
+    MX_THROW(absl::StatusCode::kInvalidArgument, "copyto: destination shape ", dst.shape().ToString(),
+             " differs from source shape ", shape().ToString());
+  if (dst.dtype() == dtype()) {
+    CopyBytes(dst.data_ptr(), dst.device(), data_ptr(), device(), nbytes());
+    return;
+  }
+  NDArray tmp = astype(dst.dtype());
+  CopyBytes(dst.data_ptr(), dst.device(), tmp.data_ptr(), tmp.device(), dst.nbytes());
+}
+
+NDArray NDArray::as_in_context(Device dev) const { return dev == device() ? *this : copyto(dev); }
+
+NDArray NDArray::astype(DType t, bool copy_always) const {
+  if (t == dtype()) return copy_always ? copy() : *this;
+  std::vector<char> src(nbytes()), dst(static_cast<size_t>(size()) * DTypeSize(t));
+  SyncCopyToCPU(src.data(), src.size());
+  ConvertElements(src.data(), dtype(), dst.data(), t, static_cast<size_t>(size()));
+  NDArray out(shape(), device(), t);
+  out.SyncCopyFromCPU(dst.data(), dst.size());
+  return out;
+}
+
+void NDArray::SyncCopyFromCPU(const void* src, size_t bytes) const {
+  if (bytes != nbytes())
+    MX_THROW(absl::StatusCode::kInvalidArgument, "SyncCopyFromCPU: got ", bytes, " bytes for an array of ",
+             nbytes(), " bytes (shape ", shape().ToString(), ", ", DTypeName(dtype()), ")");
+  CopyBytes(data_ptr(), device(), src, cpu(), bytes);
+}
+
+void NDArray::SyncCopyToCPU(void* dst, size_t bytes) const {
+  if (bytes != nbytes())
+    MX_THROW(absl::StatusCode::kInvalidArgument, "SyncCopyToCPU: buffer of ", bytes, " bytes for an array of ",
+             nbytes(), " bytes");
+  wait_to_read();
+  CopyBytes(dst, cpu(), data_ptr(), device(), bytes);
+}
+
+void NDArray::Fill(double value) const {
+  size_t n = static_cast<size_t>(size());
+  if (n == 0) return;
+  size_t es = DTypeSize(dtype());
+  char one[8];
+  ConvertElements(&value, DType::kFloat64, one, dtype(), 1);
+  if (device().is_cpu()) {
+    char* p = static_cast<char*>(data_ptr());
+    for (size_t i = 0; i < n; ++i) std::memcpy(p + i * es, one, es);
+  } else {
+    std::vector<char> host(n * es);
+    for (size_t i = 0; i < n; ++i) std::memcpy(host.data() + i * es, one, es);
+    SyncCopyFromCPU(host.data(), host.size());
+  }
+}
+
+void NDArray::wait_to_read() const {
+  const Impl& i = checked();
+  Device d = i.storage->device();
+  if (d.is_gpu()) GetDeviceBackend(d.type).Synchronize(d.id);
+}
+
+void waitall() {
+  if (HasDeviceBackend(DeviceType::kGPU)) GetDeviceBackend(DeviceType::kGPU).Synchronize(-1);
+}
+
+void NDArray::attach_grad(GradReq req) const {
+  const Impl& i = checked();
+  NDArray g(shape(), device(), dtype());
+  g.Fill(0);
+  auto* impl = const_cast<Impl*>(&i);
+  impl->grad = g.impl();
+  impl->grad_req = req;
+  impl->autograd_entry.reset();  // a fresh variable: no history
+}
+
+NDArray NDArray::grad() const {
+  const Impl& i = checked();
+  return i.grad ? NDArray(i.grad) : NDArray();
+}
+
+GradReq NDArray::grad_req() const { return checked().grad_req; }
+
+// ---- Element conversion. ----
+namespace {
+template <typename S, typename D>
+void ConvertTyped(const S* s, D* d, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if constexpr (std::is_same_v<D, bool>) {
+      d[i] = static_cast<float>(s[i]) != 0.0f || static_cast<double>(s[i]) != 0.0;
+    } else if constexpr (std::is_same_v<D, Half> || std::is_same_v<D, BFloat16>) {
+      d[i] = D(static_cast<float>(s[i]));
+    } else if constexpr (std::is_same_v<S, Half> || std::is_same_v<S, BFloat16>) {
+      d[i] = static_cast<D>(static_cast<float>(s[i]));
+    } else {
+      d[i] = static_cast<D>(s[i]);
+    }
+  }
+}
+}  // namespace
+
+void ConvertElements(const void* src, DType st, void* dst, DType dt, size_t n) {
+  if (st == dt) {
+    std::memcpy(dst, src, n * DTypeSize(st));
+    return;
+  }
+  MX_DTYPE_SWITCH(st, S, {
+    MX_DTYPE_SWITCH(dt, D, ConvertTyped(static_cast<const S*>(src), static_cast<D*>(dst), n));
+  });
+}
+
+// ---- Printing (NumPy layout, as MXNet prints NDArrays). ----
+namespace {
+
+std::string FormatFloat(double v, int decimals, bool sci) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  char buf[64];
+  if (sci) {
+    std::snprintf(buf, sizeof buf, "%.*e", decimals, v);
+    return buf;
+  }
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  std::string s = buf;
+  // Trim trailing zeros but keep the point ("1." like NumPy).
+  if (s.find('.') == std::string::npos) s += '.';
+  while (s.back() == '0') s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+std::string NDArray::ToString() const {
+  if (is_none()) return "<NDArray none>";
+  const Shape& s = shape();
+  std::vector<double> v = ToVector<double>();
+  bool is_float = IsFloatingPoint(dtype());
+  bool is_bool = dtype() == DType::kBool;
+  // Choose the float style for the whole array, like NumPy.
+  bool sci = false;
+  int decimals = 0;
+  if (is_float) {
+    double maxabs = 0, minabs = INFINITY;
+    for (double x : v)
+      if (std::isfinite(x) && x != 0) maxabs = std::max(maxabs, std::fabs(x)), minabs = std::min(minabs, std::fabs(x));
+    sci = maxabs >= 1e8 || (minabs < 1e-4 && minabs > 0) || (maxabs > 0 && maxabs / minabs > 1e3 && minabs < 1e-2);
+    if (!sci) {
+      for (double x : v) {
+        if (!std::isfinite(x)) continue;
+        for (int d = decimals; d <= 8; ++d) {
+          double scaled = x * std::pow(10.0, d);
+          if (std::fabs(scaled - std::round(scaled)) < 1e-6 * std::max(1.0, std::fabs(scaled)) || d == 8) {
+            decimals = std::max(decimals, d);
+            break;
+          }
+        }
+      }
+    } else {
+      decimals = 8;
+    }
+  }
+  std::vector<std::string> cells(v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (is_bool) cells[i] = v[i] != 0 ? "True" : "False";
+    else if (is_float) cells[i] = FormatFloat(v[i], decimals, sci);
+    else cells[i] = StrCat(static_cast<int64_t>(v[i]));
+  }
+  // Align like NumPy: floats on the decimal point (integer part padded left, fraction right).
+  size_t int_w = 0, frac_w = 0;
+  for (const auto& c : cells) {
+    size_t dot = is_float && !sci ? c.find('.') : std::string::npos;
+    int_w = std::max(int_w, dot == std::string::npos ? c.size() : dot);
+    if (dot != std::string::npos) frac_w = std::max(frac_w, c.size() - dot);
+  }
+  for (auto& c : cells) {
+    size_t dot = is_float && !sci ? c.find('.') : std::string::npos;
+    size_t iw = dot == std::string::npos ? c.size() : dot;
+    size_t fw = dot == std::string::npos ? 0 : c.size() - dot;
+    c = std::string(int_w - iw, ' ') + c + std::string(frac_w - fw, ' ');
+  }
+  size_t width = int_w + frac_w;
+  const int64_t kThreshold = 1000, kEdge = 3;
+  bool summarize = static_cast<int64_t>(v.size()) > kThreshold;
+  std::string out;
+  // Recursive writer over dims.
+  std::vector<int64_t> strides(s.ndim(), 1);
+  for (int d = s.ndim() - 2; d >= 0; --d) strides[d] = strides[d + 1] * s[d + 1];
+  auto pad = [&](const std::string& c) { return std::string(width - c.size(), ' ') + c; };
+  std::function<void(int, int64_t)> rec = [&](int d, int64_t base) {
+    if (d == s.ndim()) {
+      out += pad(cells[base]);
+      return;
+    }
+    out += "[";
+    int64_t n = s[d];
+    for (int64_t i = 0; i < n; ++i) {
+      if (summarize && n > 2 * kEdge && i == kEdge) {
+        out += d + 1 == s.ndim() ? "..." : "...";
+        i = n - kEdge - 1;
+        if (d + 1 == s.ndim()) out += " ";
+        else out += "\n" + std::string(d + 1, ' ');
+        continue;
+      }
+      rec(d + 1, base + i * strides[d]);
+      if (i + 1 < n) {
+        if (d + 1 == s.ndim()) out += " ";
+        else out += std::string(s.ndim() - d - 1, '\n') + std::string(d + 1, ' ');
+      }
+    }
+    out += "]";
+  };
+  if (s.ndim() == 0) out += v.empty() ? "" : cells[0];
+  else rec(0, 0);
+  std::string dims;
+  for (int d = 0; d < s.ndim(); ++d) StrAppend(&dims, d ? "x" : "", s[d]);
+  StrAppend(&out, "\n<NDArray ", dims, " @", device().ToString(), ">");
+  return out;
+}
+
+std::ostream& operator<<(std::ostream& os, const NDArray& a) { return os << a.ToString(); }
+
+}  // namespace mxnet

@@ -1,0 +1,208 @@
+// NDArray: a reference-counted, dense, C-contiguous tensor on a device (mxnet.ndarray.NDArray).
+//
+// Copying an NDArray copies the handle, not the data (like MXNet's Python NDArray and
+// torch::Tensor). Views (reshape, slice/at along axis 0, expand_dims, squeeze, detach) share
+// storage. CPU work is synchronous; wait_to_read()/waitall() are MXNet's synchronisation points
+// and matter for GPU arrays.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "base/device.h"
+#include "base/dtype.h"
+#include "base/error.h"
+#include "base/shape.h"
+#include "ndarray/storage.h"
+
+namespace mxnet {
+
+// Gradient request of a variable (MXNet's grad_req: "write", "add", "null").
+enum class GradReq { kNull = 0, kWrite = 1, kAdd = 2 };
+std::string_view GradReqName(GradReq r);
+// Parses "write", "add", "null" (also "inplace" = write). Error: kInvalidArgument.
+absl::StatusOr<GradReq> ParseGradReq(std::string_view s);
+
+// Per-array hook state owned by layers above ndarray (autograd's tape entry, the hybridize
+// tracer's symbol). ndarray only stores and copies the pointers.
+struct ArrayHookState {
+  virtual ~ArrayHookState() = default;
+};
+
+class NDArray {
+ public:
+  // An empty ("none") array: is_none() is true; most methods throw.
+  NDArray() = default;
+  // Uninitialized array of `shape` (must be known), `dtype` on `device`.
+  explicit NDArray(const Shape& shape, Device device = cpu(), DType dtype = DType::kFloat32);
+
+  // An array holding `values` (converted to `dtype`); values.size() must equal shape.Size().
+  template <typename T>
+  static NDArray FromVector(const std::vector<T>& values, const Shape& shape,
+                            Device device = cpu(), DType dtype = CppToDType<T>());
+  // A scalar-filled array (like mx.nd.full).
+  static NDArray Full(const Shape& shape, double value, Device device = cpu(),
+                      DType dtype = DType::kFloat32);
+
+  bool is_none() const { return impl_ == nullptr; }
+  const Shape& shape() const;
+  DType dtype() const;
+  Device device() const;
+  Device ctx() const { return device(); }  // MXNet 1.x name
+  int ndim() const { return shape().ndim(); }
+  int64_t size() const { return shape().Size(); }
+  size_t nbytes() const { return static_cast<size_t>(size()) * DTypeSize(dtype()); }
+
+  // Raw pointer to the first element (device memory for GPU arrays).
+  void* data_ptr() const;
+  // Typed pointer; throws kInvalidArgument if T does not match dtype().
+  template <typename T>
+  T* data() const {
+    if (CppToDType<T>() != dtype())
+      MX_THROW(absl::StatusCode::kInvalidArgument, "NDArray::data<", DTypeName(CppToDType<T>()),
+               ">() on an array of dtype ", DTypeName(dtype()));
+    return static_cast<T*>(data_ptr());
+  }
+
+  // ---- Views (no copy). ----
+  // MXNet Reshape codes: 0 copy dim, -1 infer, -2 copy rest, -3 merge two, -4 split
+  // (next two give the factors, one may be -1). `reverse` applies the codes right to left.
+  // Throws kInvalidArgument if the element count differs.
+  NDArray reshape(const std::vector<int64_t>& spec, bool reverse = false) const;
+  // Rows [begin, end) along axis 0 (negative indices count from the end).
+  NDArray slice(int64_t begin, int64_t end) const;
+  // Row `index` along axis 0, with that axis removed.
+  NDArray at(int64_t index) const;
+  NDArray expand_dims(int axis) const;
+  // Removes size-1 axes (all, or the given ones; a listed axis that is not 1 is an error).
+  NDArray squeeze(const std::vector<int>& axes = {}) const;
+  // Same data, no autograd history (mx.nd.NDArray.detach).
+  NDArray detach() const;
+
+  // ---- Copies. ----
+  NDArray copy() const;                   // deep copy on the same device
+  NDArray copyto(Device device) const;    // deep copy to `device`
+  void copyto(const NDArray& dst) const;  // into dst (same shape; dtype converted)
+  // Same array if already on `device`, else a copy (mx.nd.NDArray.as_in_context).
+  NDArray as_in_context(Device device) const;
+  NDArray as_in_ctx(Device device) const { return as_in_context(device); }
+  // New array with elements converted to `dtype` (astype; copy=false returns *this if equal).
+  NDArray astype(DType dtype, bool copy = true) const;
+
+  // Copies `bytes` of host data (exactly nbytes()) into the array / out of it.
+  void SyncCopyFromCPU(const void* src, size_t bytes) const;
+  void SyncCopyToCPU(void* dst, size_t bytes) const;
+  // Host copy converted to T (any dtype).
+  template <typename T>
+  std::vector<T> ToVector() const;
+  // The single element as T; throws kInvalidArgument unless size() == 1 (mx asscalar()).
+  template <typename T = float>
+  T asscalar() const;
+  // Fills every element with `value` (converted to dtype()).
+  void Fill(double value) const;
+
+  // ---- Synchronisation. ----
+  void wait_to_read() const;
+  void wait_to_write() const { wait_to_read(); }
+
+  // ---- Autograd (state kept here, driven by //autograd). ----
+  // Allocates a zero gradient buffer and marks this array as a variable (attach_grad).
+  void attach_grad(GradReq grad_req = GradReq::kWrite) const;
+  // The gradient buffer; none if attach_grad was not called.
+  NDArray grad() const;
+  GradReq grad_req() const;
+
+  // MXNet-style text: values in NumPy layout then "<NDArray 2x3 @cpu(0)>".
+  std::string ToString() const;
+
+  // Identity: two handles to the same array object.
+  bool is_same(const NDArray& o) const { return impl_ == o.impl_; }
+  // True when both views share one storage block.
+  bool shares_storage(const NDArray& o) const;
+
+  // ---- Internal state (for ndarray's own layers). ----
+  struct Impl {
+    std::shared_ptr<Storage> storage;
+    size_t offset = 0;  // bytes
+    Shape shape;
+    DType dtype = DType::kFloat32;
+    // Autograd: variable state (attach_grad) and tape entry.
+    GradReq grad_req = GradReq::kNull;
+    std::shared_ptr<Impl> grad;
+    std::shared_ptr<ArrayHookState> autograd_entry;
+    // Deferred-compute tracer state (hybridize).
+    std::shared_ptr<ArrayHookState> trace_entry;
+  };
+  const std::shared_ptr<Impl>& impl() const { return impl_; }
+  explicit NDArray(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  // A view with a new shape (same element count), sharing storage; no autograd state.
+  NDArray ViewAs(const Shape& shape, size_t extra_offset_bytes = 0) const;
+
+ private:
+  const Impl& checked() const;
+  std::shared_ptr<Impl> impl_;
+};
+
+std::ostream& operator<<(std::ostream& os, const NDArray& a);
+
+// Blocks until all pending work on every device is done (mx.nd.waitall).
+void waitall();
+
+// The shape a Reshape spec gives for `in` (MXNet codes as in NDArray::reshape). Throws
+// kInvalidArgument naming `what`, the spec and the input shape on a bad spec.
+Shape InferReshape(const Shape& in, const std::vector<int64_t>& spec, bool reverse,
+                   std::string_view what = "reshape");
+
+// Converts `n` elements between dtypes on the host (used by astype, files and tests).
+void ConvertElements(const void* src, DType src_type, void* dst, DType dst_type, size_t n);
+
+// ---- Template definitions. ----
+template <typename T>
+NDArray NDArray::FromVector(const std::vector<T>& values, const Shape& shape, Device device,
+                            DType dtype) {
+  NDArray a(shape, device, dtype);
+  if (static_cast<int64_t>(values.size()) != a.size())
+    MX_THROW(absl::StatusCode::kInvalidArgument, "NDArray::FromVector: ", values.size(),
+             " values for shape ", shape.ToString());
+  if constexpr (std::is_same_v<T, bool>) {
+    std::vector<uint8_t> b(values.begin(), values.end());
+    std::vector<char> tmp(a.nbytes());
+    ConvertElements(b.data(), DType::kBool, tmp.data(), dtype, b.size());
+    a.SyncCopyFromCPU(tmp.data(), tmp.size());
+  } else {
+    std::vector<char> tmp(a.nbytes());
+    ConvertElements(values.data(), CppToDType<T>(), tmp.data(), dtype, values.size());
+    a.SyncCopyFromCPU(tmp.data(), tmp.size());
+  }
+  return a;
+}
+
+template <typename T>
+std::vector<T> NDArray::ToVector() const {
+  std::vector<char> raw(nbytes());
+  SyncCopyToCPU(raw.data(), raw.size());
+  if constexpr (std::is_same_v<T, bool>) {
+    std::vector<uint8_t> tmp(size());
+    ConvertElements(raw.data(), dtype(), tmp.data(), DType::kBool, tmp.size());
+    return std::vector<bool>(tmp.begin(), tmp.end());
+  } else {
+    std::vector<T> out(size());
+    ConvertElements(raw.data(), dtype(), out.data(), CppToDType<T>(), out.size());
+    return out;
+  }
+}
+
+template <typename T>
+T NDArray::asscalar() const {
+  if (size() != 1)
+    MX_THROW(absl::StatusCode::kInvalidArgument,
+             "asscalar: the array must have exactly one element, got shape ", shape().ToString());
+  return ToVector<T>()[0];
+}
+
+}  // namespace mxnet

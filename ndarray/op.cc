@@ -1,0 +1,325 @@
+#include "ndarray/op.h"
+
+#include <algorithm>
+#include <mutex>
+#include <unordered_map>
+
+#include "ndarray/grad.h"
+
+namespace mxnet {
+
+// ---- OpAttrs. ----
+OpAttrs OpAttrs::Parse(const Op& op, const AttrDict& dict) {
+  OpAttrs a;
+  a.op_ = &op;
+  if (!op.schema) {
+    if (!dict.empty())
+      MX_THROW(absl::StatusCode::kInvalidArgument, op.name, ": takes no attributes, got '",
+               dict.begin()->first, "'");
+    return a;
+  }
+  a.schema_ = op.schema;
+  a.parsed_ = ValueOrThrow(op.schema->Parse(op.name, dict));
+  return a;
+}
+
+AttrDict OpAttrs::ToDict() const { return schema_ ? schema_->Print(parsed_.get()) : AttrDict{}; }
+
+bool OpAttrs::operator==(const OpAttrs& o) const {
+  if (op_ != o.op_ || schema_ != o.schema_) return false;
+  return !schema_ || parsed_ == o.parsed_ || schema_->Equal(parsed_.get(), o.parsed_.get());
+}
+
+std::string OpAttrs::Key() const {
+  std::string k = op_ ? op_->name : "";
+  for (const auto& [n, v] : ToDict()) StrAppend(&k, ";", n, "=", v);
+  return k;
+}
+
+void OpAttrs::ThrowWrongType() const {
+  MX_THROW(absl::StatusCode::kInternal, op_ ? op_->name : "<none>",
+           ": attributes read with the wrong parameter type");
+}
+
+std::string_view BackendName(Backend b) {
+  switch (b) {
+    case Backend::kReference: return "reference";
+    case Backend::kOptimized: return "optimized";
+    case Backend::kCuda: return "cuda";
+    case Backend::kCudnn: return "cudnn";
+  }
+  return "?";
+}
+
+// ---- Op. ----
+Op& Op::add_alias(std::string alias) {
+  OpRegistry::AddAlias(this, alias);
+  aliases.push_back(std::move(alias));
+  return *this;
+}
+
+Op& Op::set_kernel(KernelKey key, FCompute f, FSupports supports) {
+  for (auto& k : kernels)
+    if (k.key == key) MX_THROW(absl::StatusCode::kInternal, name, ": kernel registered twice");
+  kernels.push_back({key, std::move(f), std::move(supports)});
+  // Optimized/device backends first, the reference kernel last.
+  std::stable_sort(kernels.begin(), kernels.end(), [](const KernelEntry& a, const KernelEntry& b) {
+    return static_cast<int>(a.key.backend) > static_cast<int>(b.key.backend);
+  });
+  return *this;
+}
+
+Op& Op::set_gradient(FGradient f, bool uses_inputs, bool uses_outputs) {
+  gradient = std::move(f);
+  grad_uses_inputs = uses_inputs;
+  grad_uses_outputs = uses_outputs;
+  return *this;
+}
+
+std::vector<std::string> Op::InputNames(const OpAttrs& a) const {
+  if (input_names_fn) return input_names_fn(a);
+  int n = NumInputs(a);
+  if (static_cast<int>(input_names_fixed.size()) == n) return input_names_fixed;
+  if (n == 1) return {"data"};
+  std::vector<std::string> out;
+  if (n == 2 && input_names_fixed.empty()) return {"lhs", "rhs"};
+  for (int i = 0; i < n; ++i) out.push_back(StrCat("arg", i));
+  return out;
+}
+
+std::vector<std::string> Op::OutputNames(const OpAttrs& a) const {
+  int n = NumOutputs(a);
+  if (static_cast<int>(output_names_fixed.size()) == n) return output_names_fixed;
+  if (n == 1) return {"output"};
+  std::vector<std::string> out;
+  for (int i = 0; i < n; ++i) out.push_back(StrCat("output", i));
+  return out;
+}
+
+bool Op::IsMutableInput(int i) const {
+  return std::find(mutable_inputs.begin(), mutable_inputs.end(), i) != mutable_inputs.end();
+}
+
+const FCompute& Op::SelectKernel(DeviceType dev, const OpAttrs& attrs,
+                                 std::span<const NDArray> in) const {
+  // CPU variants (pinned/shared memory) run CPU kernels.
+  DeviceType d = dev == DeviceType::kGPU ? DeviceType::kGPU : DeviceType::kCPU;
+  for (const auto& k : kernels)
+    if (k.key.device == d && (!k.supports || k.supports(attrs, in))) return k.fn;
+  MX_THROW(absl::StatusCode::kUnimplemented, name, ": no kernel for ", Device{dev, 0}.ToString(),
+           " and these inputs");
+}
+
+const FCompute* Op::FindKernel(KernelKey key) const {
+  for (const auto& k : kernels)
+    if (k.key == key) return &k.fn;
+  return nullptr;
+}
+
+std::vector<KernelKey> Op::Kernels() const {
+  std::vector<KernelKey> out;
+  for (const auto& k : kernels) out.push_back(k.key);
+  return out;
+}
+
+// ---- Registry. ----
+namespace {
+struct Registry {
+  std::mutex mu;
+  std::unordered_map<std::string, Op*> by_name;  // names and aliases
+  std::vector<Op*> ops;
+};
+Registry& GetRegistry() {
+  static Registry* r = new Registry();
+  return *r;
+}
+}  // namespace
+
+Op& OpRegistry::Register(const std::string& name) {
+  Registry& r = GetRegistry();
+  std::lock_guard<std::mutex> l(r.mu);
+  if (r.by_name.count(name)) MX_THROW(absl::StatusCode::kInternal, "operator '", name, "' registered twice");
+  Op* op = new Op(name);
+  r.by_name[name] = op;
+  r.ops.push_back(op);
+  return *op;
+}
+
+void OpRegistry::AddAlias(Op* op, const std::string& alias) {
+  Registry& r = GetRegistry();
+  std::lock_guard<std::mutex> l(r.mu);
+  auto it = r.by_name.find(alias);
+  if (it != r.by_name.end() && it->second != op)
+    MX_THROW(absl::StatusCode::kInternal, "alias '", alias, "' of ", op->name, " is already ",
+             it->second->name);
+  r.by_name[alias] = op;
+}
+
+const Op* OpRegistry::Find(std::string_view name) {
+  Registry& r = GetRegistry();
+  auto it = r.by_name.find(std::string(name));
+  return it == r.by_name.end() ? nullptr : it->second;
+}
+
+const Op& OpRegistry::Get(std::string_view name) {
+  const Op* op = Find(name);
+  if (!op) MX_THROW(absl::StatusCode::kNotFound, "unknown operator '", name, "'");
+  return *op;
+}
+
+std::vector<const Op*> OpRegistry::List() {
+  Registry& r = GetRegistry();
+  std::lock_guard<std::mutex> l(r.mu);
+  std::vector<const Op*> out(r.ops.begin(), r.ops.end());
+  std::sort(out.begin(), out.end(), [](const Op* a, const Op* b) { return a->name < b->name; });
+  return out;
+}
+
+// ---- Inference helpers. ----
+void MergeShape(Shape* into, const Shape& from, std::string_view what) {
+  if (!from.ndim_known()) return;
+  if (!into->ndim_known()) {
+    *into = from;
+    return;
+  }
+  if (into->ndim() != from.ndim())
+    MX_THROW(absl::StatusCode::kInvalidArgument, what, ": expected shape ", into->ToString(), ", got ",
+             from.ToString());
+  for (int i = 0; i < from.ndim(); ++i) {
+    if (from[i] < 0) continue;
+    if ((*into)[i] < 0) (*into)[i] = from[i];
+    else if ((*into)[i] != from[i])
+      MX_THROW(absl::StatusCode::kInvalidArgument, what, ": expected shape ", into->ToString(), ", got ",
+               from.ToString());
+  }
+}
+
+void MergeType(int* into, int from, std::string_view what) {
+  if (from < 0) return;
+  if (*into < 0) *into = from;
+  else if (*into != from)
+    MX_THROW(absl::StatusCode::kInvalidArgument, what, ": expected dtype ",
+             DTypeName(static_cast<DType>(*into)), ", got ", DTypeName(static_cast<DType>(from)));
+}
+
+void ElemwiseShape(const OpAttrs& attrs, ShapeVec* in, ShapeVec* out) {
+  std::string_view op = attrs.op() ? std::string_view(attrs.op()->name) : "op";
+  Shape s = Shape::Unknown();
+  for (size_t i = 0; i < in->size(); ++i) MergeShape(&s, (*in)[i], StrCat(op, ": input ", i));
+  for (size_t i = 0; i < out->size(); ++i) MergeShape(&s, (*out)[i], StrCat(op, ": output ", i));
+  for (auto& x : *in) x = s;
+  for (auto& x : *out) x = s;
+}
+
+void ElemwiseType(const OpAttrs& attrs, DTypeVec* in, DTypeVec* out) {
+  std::string_view op = attrs.op() ? std::string_view(attrs.op()->name) : "op";
+  int t = -1;
+  for (size_t i = 0; i < in->size(); ++i) MergeType(&t, (*in)[i], StrCat(op, ": input ", i));
+  for (size_t i = 0; i < out->size(); ++i) MergeType(&t, (*out)[i], StrCat(op, ": output ", i));
+  for (auto& x : *in) x = t;
+  for (auto& x : *out) x = t;
+}
+
+// ---- Dispatch. ----
+DispatchState& ThreadDispatchState() {
+  thread_local DispatchState state;
+  return state;
+}
+
+namespace {
+InvokeObserver* g_record_observer = nullptr;
+
+void CheckInputs(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inputs) {
+  int n = op.NumInputs(attrs);
+  if (static_cast<int>(inputs.size()) != n)
+    MX_THROW(absl::StatusCode::kInvalidArgument, op.name, ": expected ", n, " inputs (",
+             StrJoin(op.InputNames(attrs), ", "), "), got ", inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].is_none())
+      MX_THROW(absl::StatusCode::kInvalidArgument, op.name, ": input ", i, " (",
+               op.InputNames(attrs)[i], ") is an empty NDArray");
+    if (i && inputs[i].device() != inputs[0].device())
+      MX_THROW(absl::StatusCode::kInvalidArgument, op.name, ": inputs are on different devices (",
+               op.InputNames(attrs)[0], " on ", inputs[0].device().ToString(), ", ",
+               op.InputNames(attrs)[i], " on ", inputs[i].device().ToString(), ")");
+  }
+}
+
+void Notify(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inputs,
+            std::span<const NDArray> outputs, const DispatchState& st) {
+  if (st.is_recording && g_record_observer) g_record_observer->OnInvoke(op, attrs, inputs, outputs);
+  if (st.tracer) st.tracer->OnInvoke(op, attrs, inputs, outputs);
+}
+}  // namespace
+
+void SetRecordObserver(InvokeObserver* observer) { g_record_observer = observer; }
+
+void InferOutputs(const Op& op, const OpAttrs& attrs, ShapeVec* in_shapes, DTypeVec* in_types,
+                  ShapeVec* out_shapes, DTypeVec* out_types) {
+  int nout = op.NumOutputs(attrs);
+  out_shapes->assign(nout, Shape::Unknown());
+  out_types->assign(nout, -1);
+  if (op.infer_shape) op.infer_shape(attrs, in_shapes, out_shapes);
+  else ElemwiseShape(attrs, in_shapes, out_shapes);
+  if (op.infer_type) op.infer_type(attrs, in_types, out_types);
+  else ElemwiseType(attrs, in_types, out_types);
+}
+
+NDArrayVec Invoke(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inputs,
+                  std::optional<Device> device) {
+  CheckInputs(op, attrs, inputs);
+  ShapeVec in_s;
+  DTypeVec in_t;
+  for (const auto& x : inputs) {
+    in_s.push_back(x.shape());
+    in_t.push_back(static_cast<int>(x.dtype()));
+  }
+  ShapeVec out_s;
+  DTypeVec out_t;
+  InferOutputs(op, attrs, &in_s, &in_t, &out_s, &out_t);
+  Device dev = device ? *device : inputs.empty() ? cpu() : inputs[0].device();
+  NDArrayVec outs;
+  for (size_t i = 0; i < out_s.size(); ++i) {
+    if (!out_s[i].is_known() || out_t[i] < 0)
+      MX_THROW(absl::StatusCode::kInvalidArgument, op.name, ": cannot infer the shape/dtype of output ",
+               i, " (got ", out_s[i].ToString(), ")");
+    outs.emplace_back(out_s[i], dev, static_cast<DType>(out_t[i]));
+  }
+  DispatchState& st = ThreadDispatchState();
+  OpContext ctx{st.is_training, st.is_recording, dev};
+  op.SelectKernel(dev.type, attrs, inputs)(ctx, attrs, inputs, outs);
+  Notify(op, attrs, inputs, outs, st);
+  return outs;
+}
+
+void InvokeInto(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inputs,
+                std::span<const NDArray> outputs) {
+  CheckInputs(op, attrs, inputs);
+  ShapeVec in_s, out_s;
+  DTypeVec in_t, out_t;
+  for (const auto& x : inputs) in_s.push_back(x.shape()), in_t.push_back(static_cast<int>(x.dtype()));
+  InferOutputs(op, attrs, &in_s, &in_t, &out_s, &out_t);
+  if (outputs.size() != out_s.size())
+    MX_THROW(absl::StatusCode::kInvalidArgument, op.name, ": expected ", out_s.size(), " outputs, got ",
+             outputs.size());
+  for (size_t i = 0; i < outputs.size(); ++i)
+    if (outputs[i].shape() != out_s[i] || static_cast<int>(outputs[i].dtype()) != out_t[i])
+      MX_THROW(absl::StatusCode::kInvalidArgument, op.name, ": output ", i, " is ",
+               outputs[i].shape().ToString(), " ", DTypeName(outputs[i].dtype()), ", expected ",
+               out_s[i].ToString());
+  Device dev = outputs.empty() ? cpu() : outputs[0].device();
+  DispatchState& st = ThreadDispatchState();
+  OpContext ctx{st.is_training, st.is_recording, dev};
+  op.SelectKernel(dev.type, attrs, inputs)(ctx, attrs, inputs, outputs);
+  Notify(op, attrs, inputs, outputs, st);
+}
+
+NDArrayVec Invoke(std::string_view op_name, std::span<const NDArray> inputs, const AttrDict& attrs) {
+  const Op& op = OpRegistry::Get(op_name);
+  std::optional<Device> dev;
+  if (auto it = attrs.find("ctx"); it != attrs.end() && !it->second.empty())
+    dev = ValueOrThrow(ParseDevice(it->second));
+  return Invoke(op, OpAttrs::Parse(op, attrs), inputs, dev);
+}
+
+}  // namespace mxnet

@@ -1,0 +1,99 @@
+#include "ndarray/op.h"
+
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "ndarray/grad.h"
+#include "ndarray/nd.h"
+#include "ndarray/testing/op_testing.h"
+
+namespace mxnet {
+namespace {
+
+TEST(Registry, FindsOpsAndAliases) {
+  EXPECT_EQ(&OpRegistry::Get("_Plus"), &OpRegistry::Get("elemwise_add"));
+  EXPECT_EQ(OpRegistry::Find("no_such_op"), nullptr);
+  try {
+    OpRegistry::Get("no_such_op");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), absl::StatusCode::kNotFound);
+    EXPECT_STREQ(e.what(), "unknown operator 'no_such_op'");
+  }
+  auto all = OpRegistry::List();
+  EXPECT_TRUE(std::is_sorted(all.begin(), all.end(),
+                             [](const Op* a, const Op* b) { return a->name < b->name; }));
+}
+
+TEST(Invoke, ByNameWithStringAttributes) {
+  NDArray x = NDArray::FromVector(std::vector<float>{1, 2}, Shape{2});
+  NDArrayVec y = Invoke("_mul_scalar", std::vector<NDArray>{x}, {{"scalar", "3"}});
+  EXPECT_EQ(y[0].ToVector<float>(), (std::vector<float>{3, 6}));
+  EXPECT_THROW(Invoke("_mul_scalar", std::vector<NDArray>{x}, {{"scalar", "three"}}), Error);
+  EXPECT_THROW(Invoke("_mul_scalar", std::vector<NDArray>{x, x}, {}), Error);
+  EXPECT_THROW(Invoke("negative", std::vector<NDArray>{NDArray()}, {}), Error);
+}
+
+TEST(Invoke, ErrorsNameOpAndShapes) {
+  NDArray a(Shape{2, 3}), b(Shape{3, 2});
+  try {
+    nd::elemwise_add(a, b);
+    FAIL();
+  } catch (const Error& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("elemwise_add"), std::string::npos) << m;
+    EXPECT_NE(m.find("(2, 3)"), std::string::npos) << m;
+    EXPECT_NE(m.find("(3, 2)"), std::string::npos) << m;
+  }
+}
+
+class CountingObserver : public InvokeObserver {
+ public:
+  void OnInvoke(const Op& op, const OpAttrs&, std::span<const NDArray>, std::span<const NDArray>) override {
+    names.push_back(op.name);
+  }
+  std::vector<std::string> names;
+};
+
+TEST(Invoke, TracerObservesEveryCallOnItsThreadOnly) {
+  CountingObserver obs;
+  NDArray x = NDArray::FromVector(std::vector<float>{1, 2}, Shape{2});
+  ThreadDispatchState().tracer = &obs;
+  nd::negative(nd::plus_scalar(x, 1));
+  std::thread t([&] { nd::negative(x); });  // another thread: not traced
+  t.join();
+  ThreadDispatchState().tracer = nullptr;
+  nd::negative(x);
+  EXPECT_EQ(obs.names, (std::vector<std::string>{"_plus_scalar", "negative"}));
+}
+
+TEST(GradBuilder, EagerSecondOrderThroughComposition) {
+  // y = x * x; dy/dx = 2x (as elemwise_mul(og, x) twice); check on values.
+  const Op& mul = OpRegistry::Get("elemwise_mul");
+  NDArray x = NDArray::FromVector(std::vector<double>{1, -2, 3}, Shape{3});
+  NDArray y = nd::elemwise_mul(x, x);
+  NDArray og = NDArray::Full(Shape{3}, 1.0, cpu(), DType::kFloat64);
+  auto g = EagerGradBuilder::Run(mul, OpAttrs::Parse(mul, {}), std::vector<NDArray>{x, x},
+                                 std::vector<NDArray>{y}, std::vector<NDArray>{og});
+  NDArray dx = nd::elemwise_add(g[0], g[1]);
+  EXPECT_EQ(dx.ToVector<double>(), (std::vector<double>{2, -4, 6}));
+}
+
+TEST(OpTesting, FiniteDifferencesCatchAWrongGradient) {
+  // A deliberately wrong gradient must fail the checker (the checker can fail).
+  static Op& bad = OpRegistry::Register("_test_wrong_grad_square");
+  bad.set_kernel({DeviceType::kCPU, Backend::kReference},
+                 [](const OpContext&, const OpAttrs&, std::span<const NDArray> in, std::span<const NDArray> out) {
+                   ops::MapUnary("sq", in[0], out[0], [](auto v) { return v * v; });
+                 })
+      .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
+                       std::span<const GradValue>, std::span<const GradValue> og) {
+        return std::vector<GradValue>{b.Mul(og[0], in[0])};  // should be 2x
+      });
+  testing::OpTestCase c{.op = "_test_wrong_grad_square", .shapes = {{4}}};
+  EXPECT_FALSE(testing::CheckGradient(c));
+}
+
+}  // namespace
+}  // namespace mxnet

@@ -1,0 +1,270 @@
+// Core elementwise ops that gradient definitions compose (GradBuilder's sugar): same-shape
+// arithmetic, negative, scalar arithmetic, zeros_like/ones_like, _copy, broadcast_like and
+// _reduce_sum_like. Semantics follow MXNet 1.9's elemwise_* and *_scalar operators.
+#include <algorithm>
+#include <cmath>
+
+#include "ndarray/grad.h"
+#include "ndarray/ops/basic_api.h"
+#include "ndarray/ops/basic_util.h"
+
+namespace mxnet::ops {
+namespace {
+
+// ---- elemwise_add/sub/mul/div ----
+template <typename F>
+FCompute BinaryKernel(const char* name, F f) {
+  return [name, f](const OpContext&, const OpAttrs&, std::span<const NDArray> in,
+                   std::span<const NDArray> out) { MapBinary(name, in[0], in[1], out[0], f); };
+}
+
+MX_REGISTER_OP(elemwise_add)
+    .describe("Adds arguments elementwise (same shapes).")
+    .add_alias("_add").add_alias("_plus").add_alias("_Plus").add_alias("_grad_add")
+    .set_num_inputs(2)
+    .add_inplace(0, 0).add_inplace(1, 0)
+    .set_kernel({DeviceType::kCPU, Backend::kReference},
+                BinaryKernel("elemwise_add", [](auto a, auto b) { return a + b; }))
+    .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue>,
+                     std::span<const GradValue>, std::span<const GradValue> og) {
+      return std::vector<GradValue>{og[0], og[0]};
+    }, false, false);
+
+MX_REGISTER_OP(elemwise_sub)
+    .describe("Subtracts arguments elementwise (same shapes).")
+    .add_alias("_sub").add_alias("_minus").add_alias("_Minus")
+    .set_num_inputs(2)
+    .add_inplace(0, 0).add_inplace(1, 0)
+    .set_kernel({DeviceType::kCPU, Backend::kReference},
+                BinaryKernel("elemwise_sub", [](auto a, auto b) { return a - b; }))
+    .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue>,
+                     std::span<const GradValue>, std::span<const GradValue> og) {
+      return std::vector<GradValue>{og[0], b.Neg(og[0])};
+    }, false, false);
+
+MX_REGISTER_OP(elemwise_mul)
+    .describe("Multiplies arguments elementwise (same shapes).")
+    .add_alias("_mul").add_alias("_Mul")
+    .set_num_inputs(2)
+    .add_inplace(0, 0).add_inplace(1, 0)
+    .set_kernel({DeviceType::kCPU, Backend::kReference},
+                BinaryKernel("elemwise_mul", [](auto a, auto b) { return a * b; }))
+    .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
+                     std::span<const GradValue>, std::span<const GradValue> og) {
+      return std::vector<GradValue>{b.Mul(og[0], in[1]), b.Mul(og[0], in[0])};
+    }, true, false);
+
+MX_REGISTER_OP(elemwise_div)
+    .describe("Divides arguments elementwise (same shapes).")
+    .add_alias("_div").add_alias("_Div")
+    .set_num_inputs(2)
+    .add_inplace(0, 0)
+    .set_kernel({DeviceType::kCPU, Backend::kReference},
+                BinaryKernel("elemwise_div", [](auto a, auto b) { return a / b; }))
+    .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
+                     std::span<const GradValue>, std::span<const GradValue> og) {
+      // d/da = g / b ; d/db = -g * a / b^2 = -(g / b) * (a / b)
+      GradValue ga = b.Div(og[0], in[1]);
+      GradValue gb = b.Neg(b.Mul(ga, b.Div(in[0], in[1])));
+      return std::vector<GradValue>{ga, gb};
+    }, true, false);
+
+// ---- negative, _copy ----
+MX_REGISTER_OP(negative)
+    .describe("Numerical negative, elementwise.")
+    .add_alias("_npi_negative")
+    .add_inplace(0, 0)
+    .set_kernel({DeviceType::kCPU, Backend::kReference},
+                [](const OpContext&, const OpAttrs&, std::span<const NDArray> in,
+                   std::span<const NDArray> out) {
+                  MapUnary("negative", in[0], out[0], [](auto x) { return -x; });
+                })
+    .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue>,
+                     std::span<const GradValue>, std::span<const GradValue> og) {
+      return std::vector<GradValue>{b.Neg(og[0])};
+    }, false, false);
+
+void CopyKernel(const OpContext&, const OpAttrs&, std::span<const NDArray> in,
+                std::span<const NDArray> out) {
+  CopyBytes(out[0].data_ptr(), out[0].device(), in[0].data_ptr(), in[0].device(), in[0].nbytes());
+}
+
+MX_REGISTER_OP(_copy)
+    .describe("Returns a copy of the input.")
+    .add_alias("identity")
+    .add_inplace(0, 0)
+    .set_kernel({DeviceType::kCPU, Backend::kReference}, CopyKernel)
+    .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue>,
+                     std::span<const GradValue>, std::span<const GradValue> og) {
+      return std::vector<GradValue>{og[0]};
+    }, false, false);
+
+// ---- zeros_like / ones_like ----
+template <int V>
+void FillKernel(const OpContext&, const OpAttrs&, std::span<const NDArray>,
+                std::span<const NDArray> out) {
+  out[0].Fill(V);
+}
+
+MX_REGISTER_OP(zeros_like)
+    .describe("An array of zeros with the shape and dtype of the input.")
+    .set_kernel({DeviceType::kCPU, Backend::kReference}, FillKernel<0>)
+    .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
+                     std::span<const GradValue>, std::span<const GradValue>) {
+      return std::vector<GradValue>{b.ZerosLike(in[0])};
+    }, true, false);
+
+MX_REGISTER_OP(ones_like)
+    .describe("An array of ones with the shape and dtype of the input.")
+    .set_kernel({DeviceType::kCPU, Backend::kReference}, FillKernel<1>)
+    .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
+                     std::span<const GradValue>, std::span<const GradValue>) {
+      return std::vector<GradValue>{b.ZerosLike(in[0])};
+    }, true, false);
+
+// ---- scalar arithmetic ----
+template <typename F>
+FCompute ScalarKernel(const char* name, F f) {
+  return [name, f](const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
+                   std::span<const NDArray> out) {
+    double s = attrs.get<ScalarParam>().scalar;
+    MX_NUMERIC_TYPE_SWITCH(in[0].dtype(), T, name, {
+      using A = AccType<T>;
+      A sv = static_cast<A>(s);
+      MapUnary(name, in[0], out[0], [&](auto x) { return f(static_cast<A>(x), sv); });
+    });
+  };
+}
+
+#define MX_SCALAR_OP(NAME, EXPR, GRAD)                                                     \
+  MX_REGISTER_OP(NAME)                                                                      \
+      .describe("Elementwise arithmetic with a scalar.")                                    \
+      .set_params<ScalarParam>()                                                            \
+      .add_inplace(0, 0)                                                                    \
+      .set_kernel({DeviceType::kCPU, Backend::kReference},                                  \
+                  ScalarKernel(#NAME, [](auto x, auto s) { return EXPR; }))                 \
+      .set_gradient([](GradBuilder& b, const OpAttrs& attrs, std::span<const GradValue> in, \
+                       std::span<const GradValue> outs, std::span<const GradValue> og) {    \
+        [[maybe_unused]] double s = attrs.get<ScalarParam>().scalar;                        \
+        return std::vector<GradValue>{GRAD};                                                \
+      })
+
+MX_SCALAR_OP(_plus_scalar, x + s, og[0]).add_alias("_PlusScalar");
+MX_SCALAR_OP(_minus_scalar, x - s, og[0]).add_alias("_MinusScalar");
+MX_SCALAR_OP(_rminus_scalar, s - x, b.Neg(og[0])).add_alias("_RMinusScalar");
+MX_SCALAR_OP(_mul_scalar, x * s, b.MulScalar(og[0], s)).add_alias("_MulScalar");
+MX_SCALAR_OP(_div_scalar, x / s, b.MulScalar(og[0], 1.0 / s)).add_alias("_DivScalar");
+// d(s / x)/dx = -s / x^2 = -(out / x)
+MX_SCALAR_OP(_rdiv_scalar, s / x, b.Neg(b.Mul(og[0], b.Div(outs[0], in[0])))).add_alias("_RDivScalar");
+
+// ---- broadcast_like / _reduce_sum_like (NumPy broadcasting, aligned at the last axis) ----
+
+// Index maps between a broadcast shape `big` and a smaller shape `small` (right-aligned).
+struct BroadcastMap {
+  std::vector<int64_t> big_dims, small_strides;  // small strides expanded to big's rank (0 = bcast)
+  BroadcastMap(const Shape& big, const Shape& small) {
+    int nb = big.ndim(), ns = small.ndim();
+    big_dims.assign(big.begin(), big.end());
+    small_strides.assign(nb, 0);
+    int64_t stride = 1;
+    for (int i = ns - 1; i >= 0; --i) {
+      int bi = nb - ns + i;
+      small_strides[bi] = small[i] == 1 && big[bi] != 1 ? 0 : stride;
+      stride *= small[i];
+    }
+  }
+  int64_t SmallIndex(int64_t big_index) const {
+    int64_t idx = 0;
+    for (int d = static_cast<int>(big_dims.size()) - 1; d >= 0; --d) {
+      idx += (big_index % big_dims[d]) * small_strides[d];
+      big_index /= big_dims[d];
+    }
+    return idx;
+  }
+};
+
+void CheckBroadcastable(std::string_view op, const Shape& big, const Shape& small) {
+  bool ok = small.ndim() <= big.ndim();
+  for (int i = 0; ok && i < small.ndim(); ++i) {
+    int64_t s = small[small.ndim() - 1 - i], g = big[big.ndim() - 1 - i];
+    ok = s == g || s == 1;
+  }
+  if (!ok)
+    MX_THROW(absl::StatusCode::kInvalidArgument, op, ": shape ", small.ToString(),
+             " cannot be broadcast to ", big.ToString());
+}
+
+MX_REGISTER_OP(broadcast_like)
+    .describe("Broadcasts lhs to the shape of rhs.")
+    .set_num_inputs(2)
+    .set_input_names(std::vector<std::string>{"lhs", "rhs"})
+    .set_infer_shape([](const OpAttrs&, ShapeVec* in, ShapeVec* out) {
+      if ((*in)[0].ndim_known() && (*in)[1].is_known())
+        CheckBroadcastable("broadcast_like", (*in)[1], (*in)[0]);
+      (*out)[0] = (*in)[1];
+    })
+    .set_infer_type([](const OpAttrs&, DTypeVec* in, DTypeVec* out) { (*out)[0] = (*in)[0]; })
+    .set_kernel({DeviceType::kCPU, Backend::kReference},
+                [](const OpContext&, const OpAttrs&, std::span<const NDArray> in,
+                   std::span<const NDArray> out) {
+                  BroadcastMap m(out[0].shape(), in[0].shape());
+                  int64_t n = out[0].size();
+                  MX_DTYPE_SWITCH(in[0].dtype(), T, {
+                    const T* x = static_cast<const T*>(in[0].data_ptr());
+                    T* y = static_cast<T*>(out[0].data_ptr());
+                    ParallelFor(n, [&](int64_t i) { y[i] = x[m.SmallIndex(i)]; });
+                  });
+                })
+    .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
+                     std::span<const GradValue>, std::span<const GradValue> og) {
+      return std::vector<GradValue>{b.SumLike(og[0], in[0]), b.ZerosLike(in[1])};
+    }, true, false);
+
+MX_REGISTER_OP(_reduce_sum_like)
+    .describe("Sums data over the axes along which `like` would be broadcast to data's shape, "
+              "giving like's shape (gradient of broadcasting).")
+    .set_num_inputs(2)
+    .set_input_names(std::vector<std::string>{"data", "like"})
+    .set_infer_shape([](const OpAttrs&, ShapeVec* in, ShapeVec* out) {
+      if ((*in)[0].is_known() && (*in)[1].is_known())
+        CheckBroadcastable("_reduce_sum_like", (*in)[0], (*in)[1]);
+      (*out)[0] = (*in)[1];
+    })
+    .set_infer_type([](const OpAttrs&, DTypeVec* in, DTypeVec* out) { (*out)[0] = (*in)[0]; })
+    .set_kernel({DeviceType::kCPU, Backend::kReference},
+                [](const OpContext&, const OpAttrs&, std::span<const NDArray> in,
+                   std::span<const NDArray> out) {
+                  BroadcastMap m(in[0].shape(), out[0].shape());
+                  int64_t n = in[0].size(), k = out[0].size();
+                  MX_NUMERIC_TYPE_SWITCH(in[0].dtype(), T, "_reduce_sum_like", {
+                    using A = std::conditional_t<std::is_floating_point_v<AccType<T>>, double, AccType<T>>;
+                    std::vector<A> acc(k, A(0));
+                    const T* x = static_cast<const T*>(in[0].data_ptr());
+                    for (int64_t i = 0; i < n; ++i) acc[m.SmallIndex(i)] += static_cast<A>(static_cast<AccType<T>>(x[i]));
+                    T* y = static_cast<T*>(out[0].data_ptr());
+                    for (int64_t i = 0; i < k; ++i) y[i] = static_cast<T>(static_cast<AccType<T>>(acc[i]));
+                  });
+                })
+    .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
+                     std::span<const GradValue>, std::span<const GradValue> og) {
+      return std::vector<GradValue>{b.Call("broadcast_like", {og[0], in[0]}), b.ZerosLike(in[1])};
+    }, true, false);
+
+}  // namespace
+}  // namespace mxnet::ops
+
+namespace mxnet::nd {
+namespace {
+NDArray ScalarCall(const Op& op, const NDArray& x, double s) {
+  ops::ScalarParam p;
+  p.scalar = s;
+  return Call(op, OpAttrs::From(op, p), {x})[0];
+}
+}  // namespace
+NDArray plus_scalar(const NDArray& x, double s) { return ScalarCall(MX_ND_OP(_plus_scalar), x, s); }
+NDArray minus_scalar(const NDArray& x, double s) { return ScalarCall(MX_ND_OP(_minus_scalar), x, s); }
+NDArray rminus_scalar(const NDArray& x, double s) { return ScalarCall(MX_ND_OP(_rminus_scalar), x, s); }
+NDArray mul_scalar(const NDArray& x, double s) { return ScalarCall(MX_ND_OP(_mul_scalar), x, s); }
+NDArray div_scalar(const NDArray& x, double s) { return ScalarCall(MX_ND_OP(_div_scalar), x, s); }
+NDArray rdiv_scalar(const NDArray& x, double s) { return ScalarCall(MX_ND_OP(_rdiv_scalar), x, s); }
+}  // namespace mxnet::nd

@@ -1,0 +1,189 @@
+#include "ndarray/storage.h"
+
+#include <array>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <unordered_map>
+#include <vector>
+
+#include "base/error.h"
+
+namespace mxnet {
+namespace {
+
+class CpuBackend final : public DeviceBackend {
+ public:
+  void* Alloc(size_t bytes, int) override {
+    void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+    if (!p) MX_THROW(absl::StatusCode::kResourceExhausted, "cpu: cannot allocate ", bytes, " bytes");
+    return p;
+  }
+  void Free(void* p, size_t, int) override { std::free(p); }
+  void CopyToHost(void* d, const void* s, size_t n, int) override { std::memcpy(d, s, n); }
+  void CopyFromHost(void* d, const void* s, size_t n, int) override { std::memcpy(d, s, n); }
+  void CopyWithin(void* d, const void* s, size_t n, int) override { std::memmove(d, s, n); }
+  void Synchronize(int) override {}
+};
+
+struct Backends {
+  std::mutex mu;
+  std::array<std::unique_ptr<DeviceBackend>, 6> by_type;
+  Backends() {
+    by_type[static_cast<int>(DeviceType::kCPU)] = std::make_unique<CpuBackend>();
+    by_type[static_cast<int>(DeviceType::kCPUPinned)] = std::make_unique<CpuBackend>();
+    by_type[static_cast<int>(DeviceType::kCPUShared)] = std::make_unique<CpuBackend>();
+  }
+};
+Backends& GetBackends() {
+  static Backends* b = new Backends();
+  return *b;
+}
+
+// Size classes: powers of two up to 4 KiB, then multiples of 4 KiB up to 1 MiB, then of 1 MiB.
+size_t RoundSize(size_t n) {
+  if (n <= 4096) {
+    size_t r = 64;
+    while (r < n) r <<= 1;
+    return r;
+  }
+  size_t unit = n <= (1u << 20) ? 4096 : (1u << 20);
+  return (n + unit - 1) / unit * unit;
+}
+
+struct Pool {
+  std::mutex mu;
+  std::unordered_map<size_t, std::vector<void*>> free;  // by rounded size
+  Storage::Stats stats;
+};
+
+struct Pools {
+  std::mutex mu;
+  std::unordered_map<int64_t, std::unique_ptr<Pool>> pools;
+  size_t limit = [] {
+    const char* v = std::getenv("MXNET_MEM_POOL_LIMIT_MB");
+    long long mb = v ? std::atoll(v) : 0;
+    return mb > 0 ? static_cast<size_t>(mb) << 20 : size_t{2} << 30;
+  }();
+};
+Pools& GetPools() {
+  static Pools* p = new Pools();  // never destroyed: arrays may outlive static destruction
+  return *p;
+}
+int64_t PoolKey(Device d) { return (static_cast<int64_t>(d.type) << 32) | d.id; }
+Pool& GetPool(Device d) {
+  Pools& ps = GetPools();
+  std::lock_guard<std::mutex> l(ps.mu);
+  auto& p = ps.pools[PoolKey(d)];
+  if (!p) p = std::make_unique<Pool>();
+  return *p;
+}
+
+}  // namespace
+
+void RegisterDeviceBackend(DeviceType type, std::unique_ptr<DeviceBackend> backend) {
+  Backends& b = GetBackends();
+  std::lock_guard<std::mutex> l(b.mu);
+  b.by_type[static_cast<int>(type)] = std::move(backend);
+}
+
+bool HasDeviceBackend(DeviceType type) {
+  return GetBackends().by_type[static_cast<int>(type)] != nullptr;
+}
+
+DeviceBackend& GetDeviceBackend(DeviceType type) {
+  auto& p = GetBackends().by_type[static_cast<int>(type)];
+  if (!p)
+    MX_THROW(absl::StatusCode::kUnavailable, "device ", Device{type, 0}.ToString(),
+             " is not available in this build (rebuild with --config=cuda for GPUs)");
+  return *p;
+}
+
+std::shared_ptr<Storage> Storage::Alloc(size_t bytes, Device device) {
+  if (bytes == 0) return std::shared_ptr<Storage>(new Storage(nullptr, 0, 0, device));
+  DeviceBackend& be = GetDeviceBackend(device.type);
+  size_t cap = RoundSize(bytes);
+  Pool& pool = GetPool(device);
+  void* p = nullptr;
+  {
+    std::lock_guard<std::mutex> l(pool.mu);
+    ++pool.stats.allocations;
+    auto it = pool.free.find(cap);
+    if (it != pool.free.end() && !it->second.empty()) {
+      p = it->second.back();
+      it->second.pop_back();
+      pool.stats.bytes_cached -= cap;
+      ++pool.stats.cache_hits;
+    }
+  }
+  if (!p) {
+    try {
+      p = be.Alloc(cap, device.id);
+    } catch (const Error&) {
+      ReleaseCached(device);  // retry once with the cache emptied
+      p = be.Alloc(cap, device.id);
+    }
+  }
+  {
+    std::lock_guard<std::mutex> l(pool.mu);
+    pool.stats.bytes_in_use += cap;
+    if (pool.stats.bytes_in_use > pool.stats.peak_in_use) pool.stats.peak_in_use = pool.stats.bytes_in_use;
+  }
+  return std::shared_ptr<Storage>(new Storage(p, bytes, cap, device));
+}
+
+Storage::~Storage() {
+  if (!data_) return;
+  Pool& pool = GetPool(device_);
+  {
+    std::lock_guard<std::mutex> l(pool.mu);
+    pool.stats.bytes_in_use -= capacity_;
+    if (pool.stats.bytes_cached + capacity_ <= GetPools().limit) {
+      pool.free[capacity_].push_back(data_);
+      pool.stats.bytes_cached += capacity_;
+      return;
+    }
+  }
+  GetDeviceBackend(device_.type).Free(data_, capacity_, device_.id);
+}
+
+Storage::Stats Storage::GetStats(Device device) {
+  Pool& pool = GetPool(device);
+  std::lock_guard<std::mutex> l(pool.mu);
+  return pool.stats;
+}
+
+void Storage::ReleaseCached(Device device) {
+  Pool& pool = GetPool(device);
+  std::unordered_map<size_t, std::vector<void*>> blocks;
+  {
+    std::lock_guard<std::mutex> l(pool.mu);
+    blocks.swap(pool.free);
+    pool.stats.bytes_cached = 0;
+  }
+  DeviceBackend& be = GetDeviceBackend(device.type);
+  for (auto& [cap, ptrs] : blocks)
+    for (void* p : ptrs) be.Free(p, cap, device.id);
+}
+
+void Storage::SetCacheLimit(size_t bytes) { GetPools().limit = bytes; }
+
+void CopyBytes(void* dst, Device dst_dev, const void* src, Device src_dev, size_t bytes) {
+  if (bytes == 0) return;
+  if (dst_dev.is_cpu() && src_dev.is_cpu()) {
+    std::memmove(dst, src, bytes);
+  } else if (dst_dev == src_dev) {
+    GetDeviceBackend(dst_dev.type).CopyWithin(dst, src, bytes, dst_dev.id);
+  } else if (src_dev.is_cpu()) {
+    GetDeviceBackend(dst_dev.type).CopyFromHost(dst, src, bytes, dst_dev.id);
+  } else if (dst_dev.is_cpu()) {
+    GetDeviceBackend(src_dev.type).CopyToHost(dst, src, bytes, src_dev.id);
+  } else {  // device to device through the host
+    std::vector<char> host(bytes);
+    GetDeviceBackend(src_dev.type).CopyToHost(host.data(), src, bytes, src_dev.id);
+    GetDeviceBackend(dst_dev.type).CopyFromHost(dst, host.data(), bytes, dst_dev.id);
+  }
+}
+
+}  // namespace mxnet
