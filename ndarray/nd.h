@@ -6,6 +6,7 @@
 #include "ndarray/ndarray.h"
 #include "ndarray/op.h"
 #include "ndarray/ops/basic_api.h"
+#include "ndarray/ops/conv_api.h"
 #include "ndarray/ops/elemwise_api.h"
 #include "ndarray/ops/nn_api.h"
 #include "ndarray/ops/reduce_api.h"
