@@ -51,10 +51,10 @@ absl::StatusOr<DType> DTypeFromName(std::string_view name) {
   if (n == "half") return DType::kFloat16;
   if (n == "int" || n == "long") return DType::kInt64;
   if (n == "bool_" || n == "boolean") return DType::kBool;
-  return absl::InvalidArgumentError(StrCat(
-      "unknown dtype '", name,
-      "' (expected float32, float64, float16, bfloat16, uint8, int8, int16, int32, int64, "
-      "uint16, uint32, uint64 or bool)"));
+  return absl::InvalidArgumentError(
+      StrCat("unknown dtype '", name,
+             "' (expected float32, float64, float16, bfloat16, uint8, int8, int16, int32, int64, "
+             "uint16, uint32, uint64 or bool)"));
 }
 
 absl::StatusOr<DType> DTypeFromFlag(int64_t flag) {

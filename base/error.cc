@@ -25,9 +25,9 @@ absl::Status StatusFromCurrentException() {
 
 namespace internal {
 void CheckFailed(const char* file, int line, const char* expr, const std::string& msg) {
-  throw Error(absl::StatusCode::kInternal,
-              StrCat(file, ":", line, ": internal check failed: ", expr,
-                           msg.empty() ? "" : " ", msg));
+  throw Error(
+      absl::StatusCode::kInternal,
+      StrCat(file, ":", line, ": internal check failed: ", expr, msg.empty() ? "" : " ", msg));
 }
 }  // namespace internal
 

@@ -69,15 +69,17 @@ namespace internal {
 #define MX_THROW(code, ...) throw ::mxnet::Error((code), ::mxnet::StrCat(__VA_ARGS__))
 
 // User-input check: if !cond, throws mxnet::Error(code, StrCat(args...)).
-#define MX_REQUIRE(cond, code, ...)                                      \
-  do {                                                                   \
+#define MX_REQUIRE(cond, code, ...)                                          \
+  do {                                                                       \
     if (!(cond)) throw ::mxnet::Error((code), ::mxnet::StrCat(__VA_ARGS__)); \
   } while (0)
 
 // Internal invariant: if !cond, throws kInternal "file:line: check failed: cond: <message>".
-#define MX_CHECK(cond, ...)                                                             \
-  do {                                                                                  \
-    if (!(cond)) ::mxnet::internal::CheckFailed(__FILE__, __LINE__, #cond, ::mxnet::StrCat("" __VA_OPT__(,) __VA_ARGS__)); \
+#define MX_CHECK(cond, ...)                                                           \
+  do {                                                                                \
+    if (!(cond))                                                                      \
+      ::mxnet::internal::CheckFailed(__FILE__, __LINE__, #cond,                       \
+                                     ::mxnet::StrCat("" __VA_OPT__(, ) __VA_ARGS__)); \
   } while (0)
 
 #define MX_CHECK_OP_(a, op, b, ...)                                                         \
@@ -86,21 +88,21 @@ namespace internal {
     const auto& mx_check_b_ = (b);                                                          \
     if (!(mx_check_a_ op mx_check_b_))                                                      \
       ::mxnet::internal::CheckFailed(__FILE__, __LINE__, #a " " #op " " #b,                 \
-                                     ::mxnet::StrCat("(", mx_check_a_, " vs ", mx_check_b_, ") " \
-                                                    __VA_OPT__(,) __VA_ARGS__));            \
+                                     ::mxnet::StrCat("(", mx_check_a_, " vs ", mx_check_b_, \
+                                                     ") " __VA_OPT__(, ) __VA_ARGS__));     \
   } while (0)
-#define MX_CHECK_EQ(a, b, ...) MX_CHECK_OP_(a, ==, b __VA_OPT__(,) __VA_ARGS__)
-#define MX_CHECK_NE(a, b, ...) MX_CHECK_OP_(a, !=, b __VA_OPT__(,) __VA_ARGS__)
-#define MX_CHECK_LT(a, b, ...) MX_CHECK_OP_(a, <, b __VA_OPT__(,) __VA_ARGS__)
-#define MX_CHECK_LE(a, b, ...) MX_CHECK_OP_(a, <=, b __VA_OPT__(,) __VA_ARGS__)
-#define MX_CHECK_GT(a, b, ...) MX_CHECK_OP_(a, >, b __VA_OPT__(,) __VA_ARGS__)
-#define MX_CHECK_GE(a, b, ...) MX_CHECK_OP_(a, >=, b __VA_OPT__(,) __VA_ARGS__)
+#define MX_CHECK_EQ(a, b, ...) MX_CHECK_OP_(a, ==, b __VA_OPT__(, ) __VA_ARGS__)
+#define MX_CHECK_NE(a, b, ...) MX_CHECK_OP_(a, !=, b __VA_OPT__(, ) __VA_ARGS__)
+#define MX_CHECK_LT(a, b, ...) MX_CHECK_OP_(a, <, b __VA_OPT__(, ) __VA_ARGS__)
+#define MX_CHECK_LE(a, b, ...) MX_CHECK_OP_(a, <=, b __VA_OPT__(, ) __VA_ARGS__)
+#define MX_CHECK_GT(a, b, ...) MX_CHECK_OP_(a, >, b __VA_OPT__(, ) __VA_ARGS__)
+#define MX_CHECK_GE(a, b, ...) MX_CHECK_OP_(a, >=, b __VA_OPT__(, ) __VA_ARGS__)
 
 // Status plumbing for I/O code.
-#define MX_RETURN_IF_ERROR(expr)                \
-  do {                                          \
-    ::absl::Status mx_status_ = (expr);         \
-    if (!mx_status_.ok()) return mx_status_;    \
+#define MX_RETURN_IF_ERROR(expr)             \
+  do {                                       \
+    ::absl::Status mx_status_ = (expr);      \
+    if (!mx_status_.ok()) return mx_status_; \
   } while (0)
 
 #define MX_CONCAT_INNER_(a, b) a##b

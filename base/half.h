@@ -11,7 +11,7 @@ namespace mxnet {
 struct Half {
   uint16_t bits = 0;
   Half() = default;
-  Half(float f) : bits(FromFloat(f)) {}  // NOLINT(runtime/explicit): numeric conversion
+  Half(float f) : bits(FromFloat(f)) {}             // NOLINT(runtime/explicit): numeric conversion
   operator float() const { return ToFloat(bits); }  // NOLINT
   static Half FromBits(uint16_t b) {
     Half h;
@@ -73,7 +73,9 @@ struct BFloat16 {
   uint16_t bits = 0;
   BFloat16() = default;
   BFloat16(float f) : bits(FromFloat(f)) {}  // NOLINT(runtime/explicit)
-  operator float() const { return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16); }  // NOLINT
+  operator float() const {
+    return std::bit_cast<float>(static_cast<uint32_t>(bits) << 16);
+  }  // NOLINT
   static BFloat16 FromBits(uint16_t b) {
     BFloat16 h;
     h.bits = b;

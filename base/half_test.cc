@@ -12,11 +12,11 @@ namespace {
 TEST(Half, KnownEncodings) {
   EXPECT_EQ(Half(1.0f).bits, 0x3C00);
   EXPECT_EQ(Half(-2.0f).bits, 0xC000);
-  EXPECT_EQ(Half(65504.0f).bits, 0x7BFF);            // largest normal
-  EXPECT_EQ(Half(6.103515625e-05f).bits, 0x0400);    // smallest normal
+  EXPECT_EQ(Half(65504.0f).bits, 0x7BFF);                 // largest normal
+  EXPECT_EQ(Half(6.103515625e-05f).bits, 0x0400);         // smallest normal
   EXPECT_EQ(Half(5.9604644775390625e-08f).bits, 0x0001);  // smallest subnormal
   EXPECT_EQ(Half(0.333251953125f).bits, 0x3555);
-  EXPECT_EQ(Half(1e6f).bits, 0x7C00);                // overflow -> inf
+  EXPECT_EQ(Half(1e6f).bits, 0x7C00);  // overflow -> inf
   EXPECT_EQ(Half(std::numeric_limits<float>::infinity()).bits, 0x7C00);
   EXPECT_TRUE(std::isnan(static_cast<float>(Half(std::nanf("")))));
   EXPECT_EQ(Half(-0.0f).bits, 0x8000);

@@ -1,7 +1,7 @@
 #include "base/shape.h"
 
-#include "base/strings.h"
 #include "base/error.h"
+#include "base/strings.h"
 
 namespace mxnet {
 

@@ -53,11 +53,12 @@ class Shape {
   std::vector<int64_t> ToVector() const { return {dims_.begin(), dims_.end()}; }
   auto begin() const { return dims_.begin(); }
   auto end() const { return dims_.end(); }
-  void push_back(int64_t d) { dims_.push_back(d); known_ndim_ = true; }
-
-  bool operator==(const Shape& o) const {
-    return known_ndim_ == o.known_ndim_ && dims_ == o.dims_;
+  void push_back(int64_t d) {
+    dims_.push_back(d);
+    known_ndim_ = true;
   }
+
+  bool operator==(const Shape& o) const { return known_ndim_ == o.known_ndim_ && dims_ == o.dims_; }
   bool operator!=(const Shape& o) const { return !(*this == o); }
 
   // Python tuple formatting like MXNet: "(2, 3)", "(5,)", "()", unknown dims as -1, "None" when

@@ -50,7 +50,8 @@ bool ParseDouble(std::string_view s, double* out) {
   if (!s.empty() && s.front() == '+') s.remove_prefix(1);
   if (s.empty()) return false;
   std::string lower = AsciiToLower(s);
-  if (lower == "inf" || lower == "infinity") return *out = std::numeric_limits<double>::infinity(), true;
+  if (lower == "inf" || lower == "infinity")
+    return *out = std::numeric_limits<double>::infinity(), true;
   if (lower == "-inf" || lower == "-infinity")
     return *out = -std::numeric_limits<double>::infinity(), true;
   if (lower == "nan") return *out = std::numeric_limits<double>::quiet_NaN(), true;

@@ -5,15 +5,16 @@
 #include <cstdlib>
 #include <thread>
 
-#include "base/strings.h"
 #include "base/error.h"
+#include "base/strings.h"
 
 namespace mxnet {
 namespace {
 int EnvThreads() {
   for (const char* var : {"MXNET_OMP_MAX_THREADS", "OMP_NUM_THREADS"}) {
     int64_t n;
-    if (const char* v = std::getenv(var); v && ParseInt64(v, &n) && n > 0) return static_cast<int>(n);
+    if (const char* v = std::getenv(var); v && ParseInt64(v, &n) && n > 0)
+      return static_cast<int>(n);
   }
   unsigned hw = std::thread::hardware_concurrency();
   return hw ? static_cast<int>(hw) : 1;

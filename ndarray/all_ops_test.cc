@@ -32,7 +32,8 @@ TEST(AllOps, EveryOpHasTestCasesAndAReferenceKernel) {
   EXPECT_TRUE(missing.empty()) << "ops without test cases: " << StrJoin(missing, ", ");
   EXPECT_TRUE(no_ref.empty()) << "ops without a CPU reference kernel: " << StrJoin(no_ref, ", ");
   EXPECT_TRUE(no_grad_decl.empty())
-      << "ops neither differentiable nor declared non-differentiable: " << StrJoin(no_grad_decl, ", ");
+      << "ops neither differentiable nor declared non-differentiable: "
+      << StrJoin(no_grad_decl, ", ");
 }
 
 class OpCase : public ::testing::TestWithParam<int> {};

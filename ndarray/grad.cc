@@ -35,8 +35,7 @@ std::vector<NDArray> EagerGradBuilder::Run(const Op& op, const OpAttrs& attrs,
                                            std::span<const NDArray> inputs,
                                            std::span<const NDArray> outputs,
                                            std::span<const NDArray> out_grads) {
-  if (!op.gradient)
-    MX_THROW(absl::StatusCode::kUnimplemented, op.name, " is not differentiable");
+  if (!op.gradient) MX_THROW(absl::StatusCode::kUnimplemented, op.name, " is not differentiable");
   EagerGradBuilder b;
   std::vector<GradValue> in, out, og;
   for (const auto& a : inputs) in.push_back(b.Wrap(a));

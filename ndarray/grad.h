@@ -65,8 +65,7 @@ class EagerGradBuilder final : public GradBuilder {
   // Runs op's gradient on concrete arrays; returns one NDArray per input (none where the op has
   // no gradient for that input). Throws kUnimplemented if the op is not differentiable.
   static std::vector<NDArray> Run(const Op& op, const OpAttrs& attrs,
-                                  std::span<const NDArray> inputs,
-                                  std::span<const NDArray> outputs,
+                                  std::span<const NDArray> inputs, std::span<const NDArray> outputs,
                                   std::span<const NDArray> out_grads);
 
  private:

@@ -12,9 +12,12 @@ namespace mxnet {
 
 std::string_view GradReqName(GradReq r) {
   switch (r) {
-    case GradReq::kNull: return "null";
-    case GradReq::kWrite: return "write";
-    case GradReq::kAdd: return "add";
+    case GradReq::kNull:
+      return "null";
+    case GradReq::kWrite:
+      return "write";
+    case GradReq::kAdd:
+      return "add";
   }
   return "null";
 }
@@ -44,7 +47,8 @@ NDArray NDArray::Full(const Shape& shape, double value, Device device, DType dty
 }
 
 const NDArray::Impl& NDArray::checked() const {
-  if (!impl_) MX_THROW(absl::StatusCode::kFailedPrecondition, "operation on an empty (none) NDArray");
+  if (!impl_)
+    MX_THROW(absl::StatusCode::kFailedPrecondition, "operation on an empty (none) NDArray");
   return *impl_;
 }
 
@@ -136,7 +140,8 @@ Shape InferReshape(const Shape& in, const std::vector<int64_t>& spec_in, bool re
   if (reverse) std::reverse(out.begin(), out.end());
   Shape result(out);
   if (result.Size() != total)
-    fail(StrCat("the new shape ", result.ToString(), " has ", result.Size(), " elements, not ", total));
+    fail(StrCat("the new shape ", result.ToString(), " has ", result.Size(), " elements, not ",
+                total));
   return result;
 }
 
@@ -164,8 +169,8 @@ NDArray NDArray::at(int64_t index) const {
   if (s.ndim() < 1) MX_THROW(absl::StatusCode::kInvalidArgument, "at: cannot index a scalar");
   int64_t i = index < 0 ? index + s[0] : index;
   if (i < 0 || i >= s[0])
-    MX_THROW(absl::StatusCode::kOutOfRange, "at: index ", index, " is out of range for axis 0 of shape ",
-             s.ToString());
+    MX_THROW(absl::StatusCode::kOutOfRange, "at: index ", index,
+             " is out of range for axis 0 of shape ", s.ToString());
   Shape ns;
   for (int d = 1; d < s.ndim(); ++d) ns.push_back(s[d]);
   return ViewAs(ns, static_cast<size_t>(i) * ns.Size() * DTypeSize(dtype()));
@@ -188,8 +193,8 @@ NDArray NDArray::squeeze(const std::vector<int>& axes) const {
     for (int a : axes) {
       int n = NormalizeAxis(a, s.ndim(), "squeeze");
       if (s[n] != 1)
-        MX_THROW(absl::StatusCode::kInvalidArgument, "squeeze: axis ", a, " of shape ", s.ToString(),
-                 " has size ", s[n], ", not 1");
+        MX_THROW(absl::StatusCode::kInvalidArgument, "squeeze: axis ", a, " of shape ",
+                 s.ToString(), " has size ", s[n], ", not 1");
       drop[n] = true;
     }
   }
@@ -211,8 +216,8 @@ NDArray NDArray::copyto(Device dev) const {
 
 void NDArray::copyto(const NDArray& dst) const {
   if (dst.shape() != shape())
-    MX_THROW(absl::StatusCode::kInvalidArgument, "copyto: destination shape ", dst.shape().ToString(),
-             " differs from source shape ", shape().ToString());
+    MX_THROW(absl::StatusCode::kInvalidArgument, "copyto: destination shape ",
+             dst.shape().ToString(), " differs from source shape ", shape().ToString());
   if (dst.dtype() == dtype()) {
     CopyBytes(dst.data_ptr(), dst.device(), data_ptr(), device(), nbytes());
     return;
@@ -235,15 +240,16 @@ NDArray NDArray::astype(DType t, bool copy_always) const {
 
 void NDArray::SyncCopyFromCPU(const void* src, size_t bytes) const {
   if (bytes != nbytes())
-    MX_THROW(absl::StatusCode::kInvalidArgument, "SyncCopyFromCPU: got ", bytes, " bytes for an array of ",
-             nbytes(), " bytes (shape ", shape().ToString(), ", ", DTypeName(dtype()), ")");
+    MX_THROW(absl::StatusCode::kInvalidArgument, "SyncCopyFromCPU: got ", bytes,
+             " bytes for an array of ", nbytes(), " bytes (shape ", shape().ToString(), ", ",
+             DTypeName(dtype()), ")");
   CopyBytes(data_ptr(), device(), src, cpu(), bytes);
 }
 
 void NDArray::SyncCopyToCPU(void* dst, size_t bytes) const {
   if (bytes != nbytes())
-    MX_THROW(absl::StatusCode::kInvalidArgument, "SyncCopyToCPU: buffer of ", bytes, " bytes for an array of ",
-             nbytes(), " bytes");
+    MX_THROW(absl::StatusCode::kInvalidArgument, "SyncCopyToCPU: buffer of ", bytes,
+             " bytes for an array of ", nbytes(), " bytes");
   wait_to_read();
   CopyBytes(dst, cpu(), data_ptr(), device(), bytes);
 }
@@ -352,14 +358,17 @@ std::string NDArray::ToString() const {
   if (is_float) {
     double maxabs = 0, minabs = INFINITY;
     for (double x : v)
-      if (std::isfinite(x) && x != 0) maxabs = std::max(maxabs, std::fabs(x)), minabs = std::min(minabs, std::fabs(x));
-    sci = maxabs >= 1e8 || (minabs < 1e-4 && minabs > 0) || (maxabs > 0 && maxabs / minabs > 1e3 && minabs < 1e-2);
+      if (std::isfinite(x) && x != 0)
+        maxabs = std::max(maxabs, std::fabs(x)), minabs = std::min(minabs, std::fabs(x));
+    sci = maxabs >= 1e8 || (minabs < 1e-4 && minabs > 0) ||
+          (maxabs > 0 && maxabs / minabs > 1e3 && minabs < 1e-2);
     if (!sci) {
       for (double x : v) {
         if (!std::isfinite(x)) continue;
         for (int d = decimals; d <= 8; ++d) {
           double scaled = x * std::pow(10.0, d);
-          if (std::fabs(scaled - std::round(scaled)) < 1e-6 * std::max(1.0, std::fabs(scaled)) || d == 8) {
+          if (std::fabs(scaled - std::round(scaled)) < 1e-6 * std::max(1.0, std::fabs(scaled)) ||
+              d == 8) {
             decimals = std::max(decimals, d);
             break;
           }
@@ -371,9 +380,12 @@ std::string NDArray::ToString() const {
   }
   std::vector<std::string> cells(v.size());
   for (size_t i = 0; i < v.size(); ++i) {
-    if (is_bool) cells[i] = v[i] != 0 ? "True" : "False";
-    else if (is_float) cells[i] = FormatFloat(v[i], decimals, sci);
-    else cells[i] = StrCat(static_cast<int64_t>(v[i]));
+    if (is_bool)
+      cells[i] = v[i] != 0 ? "True" : "False";
+    else if (is_float)
+      cells[i] = FormatFloat(v[i], decimals, sci);
+    else
+      cells[i] = StrCat(static_cast<int64_t>(v[i]));
   }
   // Align like NumPy: floats on the decimal point (integer part padded left, fraction right).
   size_t int_w = 0, frac_w = 0;
@@ -407,20 +419,26 @@ std::string NDArray::ToString() const {
       if (summarize && n > 2 * kEdge && i == kEdge) {
         out += d + 1 == s.ndim() ? "..." : "...";
         i = n - kEdge - 1;
-        if (d + 1 == s.ndim()) out += " ";
-        else out += "\n" + std::string(d + 1, ' ');
+        if (d + 1 == s.ndim())
+          out += " ";
+        else
+          out += "\n" + std::string(d + 1, ' ');
         continue;
       }
       rec(d + 1, base + i * strides[d]);
       if (i + 1 < n) {
-        if (d + 1 == s.ndim()) out += " ";
-        else out += std::string(s.ndim() - d - 1, '\n') + std::string(d + 1, ' ');
+        if (d + 1 == s.ndim())
+          out += " ";
+        else
+          out += std::string(s.ndim() - d - 1, '\n') + std::string(d + 1, ' ');
       }
     }
     out += "]";
   };
-  if (s.ndim() == 0) out += v.empty() ? "" : cells[0];
-  else rec(0, 0);
+  if (s.ndim() == 0)
+    out += v.empty() ? "" : cells[0];
+  else
+    rec(0, 0);
   std::string dims;
   for (int d = 0; d < s.ndim(); ++d) StrAppend(&dims, d ? "x" : "", s[d]);
   StrAppend(&out, "\n<NDArray ", dims, " @", device().ToString(), ">");

@@ -43,8 +43,8 @@ class NDArray {
 
   // An array holding `values` (converted to `dtype`); values.size() must equal shape.Size().
   template <typename T>
-  static NDArray FromVector(const std::vector<T>& values, const Shape& shape,
-                            Device device = cpu(), DType dtype = CppToDType<T>());
+  static NDArray FromVector(const std::vector<T>& values, const Shape& shape, Device device = cpu(),
+                            DType dtype = CppToDType<T>());
   // A scalar-filled array (like mx.nd.full).
   static NDArray Full(const Shape& shape, double value, Device device = cpu(),
                       DType dtype = DType::kFloat32);

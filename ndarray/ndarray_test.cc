@@ -28,9 +28,9 @@ TEST(NDArray, BasicProperties) {
 }
 
 TEST(NDArray, EveryRequiredDtypeRoundTripsThroughHost) {
-  for (DType t : {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16, DType::kUint8,
-                  DType::kInt8, DType::kInt32, DType::kInt64, DType::kBool, DType::kInt16,
-                  DType::kUint16, DType::kUint32, DType::kUint64}) {
+  for (DType t : {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16,
+                  DType::kUint8, DType::kInt8, DType::kInt32, DType::kInt64, DType::kBool,
+                  DType::kInt16, DType::kUint16, DType::kUint32, DType::kUint64}) {
     std::vector<double> v = {0, 1, 2, 3, 4, 100};
     if (t == DType::kBool) v = {0, 1, 0, 1, 1, 0};
     NDArray a = NDArray::FromVector(v, Shape{2, 3}, cpu(), t);
@@ -43,10 +43,10 @@ TEST(NDArray, EveryRequiredDtypeRoundTripsThroughHost) {
 
 TEST(NDArray, ReshapeSpecialCodes) {
   NDArray a = Iota(Shape{2, 3, 4});
-  EXPECT_EQ(a.reshape({4, 0, 2}).shape(), Shape({4, 3, 2}));   // 0 copies dim 1
-  EXPECT_EQ(a.reshape({6, 1, -1}).shape(), Shape({6, 1, 4}));  // -1 inferred
-  EXPECT_EQ(a.reshape({-2}).shape(), Shape({2, 3, 4}));        // -2 copies the rest
-  EXPECT_EQ(a.reshape({-3, 4}).shape(), Shape({6, 4}));        // -3 merges two
+  EXPECT_EQ(a.reshape({4, 0, 2}).shape(), Shape({4, 3, 2}));          // 0 copies dim 1
+  EXPECT_EQ(a.reshape({6, 1, -1}).shape(), Shape({6, 1, 4}));         // -1 inferred
+  EXPECT_EQ(a.reshape({-2}).shape(), Shape({2, 3, 4}));               // -2 copies the rest
+  EXPECT_EQ(a.reshape({-3, 4}).shape(), Shape({6, 4}));               // -3 merges two
   EXPECT_EQ(a.reshape({-4, 1, 2, -2}).shape(), Shape({1, 2, 3, 4}));  // -4 splits
   EXPECT_EQ(a.reshape({-4, -1, 1, -2}).shape(), Shape({2, 1, 3, 4}));
   EXPECT_EQ(a.reshape({2, -1}).shape(), Shape({2, 12}));

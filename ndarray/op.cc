@@ -43,10 +43,14 @@ void OpAttrs::ThrowWrongType() const {
 
 std::string_view BackendName(Backend b) {
   switch (b) {
-    case Backend::kReference: return "reference";
-    case Backend::kOptimized: return "optimized";
-    case Backend::kCuda: return "cuda";
-    case Backend::kCudnn: return "cudnn";
+    case Backend::kReference:
+      return "reference";
+    case Backend::kOptimized:
+      return "optimized";
+    case Backend::kCuda:
+      return "cuda";
+    case Backend::kCudnn:
+      return "cudnn";
   }
   return "?";
 }
@@ -138,7 +142,8 @@ Registry& GetRegistry() {
 Op& OpRegistry::Register(const std::string& name) {
   Registry& r = GetRegistry();
   std::lock_guard<std::mutex> l(r.mu);
-  if (r.by_name.count(name)) MX_THROW(absl::StatusCode::kInternal, "operator '", name, "' registered twice");
+  if (r.by_name.count(name))
+    MX_THROW(absl::StatusCode::kInternal, "operator '", name, "' registered twice");
   Op* op = new Op(name);
   r.by_name[name] = op;
   r.ops.push_back(op);
@@ -183,20 +188,22 @@ void MergeShape(Shape* into, const Shape& from, std::string_view what) {
     return;
   }
   if (into->ndim() != from.ndim())
-    MX_THROW(absl::StatusCode::kInvalidArgument, what, ": expected shape ", into->ToString(), ", got ",
-             from.ToString());
+    MX_THROW(absl::StatusCode::kInvalidArgument, what, ": expected shape ", into->ToString(),
+             ", got ", from.ToString());
   for (int i = 0; i < from.ndim(); ++i) {
     if (from[i] < 0) continue;
-    if ((*into)[i] < 0) (*into)[i] = from[i];
+    if ((*into)[i] < 0)
+      (*into)[i] = from[i];
     else if ((*into)[i] != from[i])
-      MX_THROW(absl::StatusCode::kInvalidArgument, what, ": expected shape ", into->ToString(), ", got ",
-               from.ToString());
+      MX_THROW(absl::StatusCode::kInvalidArgument, what, ": expected shape ", into->ToString(),
+               ", got ", from.ToString());
   }
 }
 
 void MergeType(int* into, int from, std::string_view what) {
   if (from < 0) return;
-  if (*into < 0) *into = from;
+  if (*into < 0)
+    *into = from;
   else if (*into != from)
     MX_THROW(absl::StatusCode::kInvalidArgument, what, ": expected dtype ",
              DTypeName(static_cast<DType>(*into)), ", got ", DTypeName(static_cast<DType>(from)));
@@ -259,10 +266,14 @@ void InferOutputs(const Op& op, const OpAttrs& attrs, ShapeVec* in_shapes, DType
   int nout = op.NumOutputs(attrs);
   out_shapes->assign(nout, Shape::Unknown());
   out_types->assign(nout, -1);
-  if (op.infer_shape) op.infer_shape(attrs, in_shapes, out_shapes);
-  else ElemwiseShape(attrs, in_shapes, out_shapes);
-  if (op.infer_type) op.infer_type(attrs, in_types, out_types);
-  else ElemwiseType(attrs, in_types, out_types);
+  if (op.infer_shape)
+    op.infer_shape(attrs, in_shapes, out_shapes);
+  else
+    ElemwiseShape(attrs, in_shapes, out_shapes);
+  if (op.infer_type)
+    op.infer_type(attrs, in_types, out_types);
+  else
+    ElemwiseType(attrs, in_types, out_types);
 }
 
 NDArrayVec Invoke(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inputs,
@@ -281,8 +292,8 @@ NDArrayVec Invoke(const Op& op, const OpAttrs& attrs, std::span<const NDArray> i
   NDArrayVec outs;
   for (size_t i = 0; i < out_s.size(); ++i) {
     if (!out_s[i].is_known() || out_t[i] < 0)
-      MX_THROW(absl::StatusCode::kInvalidArgument, op.name, ": cannot infer the shape/dtype of output ",
-               i, " (got ", out_s[i].ToString(), ")");
+      MX_THROW(absl::StatusCode::kInvalidArgument, op.name,
+               ": cannot infer the shape/dtype of output ", i, " (got ", out_s[i].ToString(), ")");
     outs.emplace_back(out_s[i], dev, static_cast<DType>(out_t[i]));
   }
   DispatchState& st = ThreadDispatchState();
@@ -297,11 +308,12 @@ void InvokeInto(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inp
   CheckInputs(op, attrs, inputs);
   ShapeVec in_s, out_s;
   DTypeVec in_t, out_t;
-  for (const auto& x : inputs) in_s.push_back(x.shape()), in_t.push_back(static_cast<int>(x.dtype()));
+  for (const auto& x : inputs)
+    in_s.push_back(x.shape()), in_t.push_back(static_cast<int>(x.dtype()));
   InferOutputs(op, attrs, &in_s, &in_t, &out_s, &out_t);
   if (outputs.size() != out_s.size())
-    MX_THROW(absl::StatusCode::kInvalidArgument, op.name, ": expected ", out_s.size(), " outputs, got ",
-             outputs.size());
+    MX_THROW(absl::StatusCode::kInvalidArgument, op.name, ": expected ", out_s.size(),
+             " outputs, got ", outputs.size());
   for (size_t i = 0; i < outputs.size(); ++i)
     if (outputs[i].shape() != out_s[i] || static_cast<int>(outputs[i].dtype()) != out_t[i])
       MX_THROW(absl::StatusCode::kInvalidArgument, op.name, ": output ", i, " is ",
@@ -314,7 +326,8 @@ void InvokeInto(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inp
   Notify(op, attrs, inputs, outputs, st);
 }
 
-NDArrayVec Invoke(std::string_view op_name, std::span<const NDArray> inputs, const AttrDict& attrs) {
+NDArrayVec Invoke(std::string_view op_name, std::span<const NDArray> inputs,
+                  const AttrDict& attrs) {
   const Op& op = OpRegistry::Get(op_name);
   std::optional<Device> dev;
   if (auto it = attrs.find("ctx"); it != attrs.end() && !it->second.empty())

@@ -81,16 +81,16 @@ std::string_view BackendName(Backend b);
 
 // Per-call execution state handed to kernels.
 struct OpContext {
-  bool is_train = false;  // autograd train_mode (Dropout, BatchNorm)
-  bool is_record = false; // autograd recording (BatchNorm updates moving stats only then)
+  bool is_train = false;   // autograd train_mode (Dropout, BatchNorm)
+  bool is_record = false;  // autograd recording (BatchNorm updates moving stats only then)
   Device device;
 };
 
 // Kernel: reads `inputs`, writes `outputs` (allocated by the caller with inferred shapes/dtypes).
 // Aux states (e.g. BatchNorm moving stats) are inputs the kernel may update in place.
-using FCompute = std::function<void(const OpContext& ctx, const OpAttrs& attrs,
-                                    std::span<const NDArray> inputs,
-                                    std::span<const NDArray> outputs)>;
+using FCompute =
+    std::function<void(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArray> inputs,
+                       std::span<const NDArray> outputs)>;
 // Whether a kernel handles this call (dtype, layout, ...); the next backend is tried if not.
 using FSupports = std::function<bool(const OpAttrs& attrs, std::span<const NDArray> inputs)>;
 // Shape inference: fills unknown entries of `in` and `out` (Shape::Unknown() or -1 dims) from the
@@ -109,46 +109,98 @@ class Op {
   explicit Op(std::string name) : name(std::move(name)) {}
 
   // ---- Declaration (chained at registration). ----
-  Op& describe(std::string d) { doc = std::move(d); return *this; }
+  Op& describe(std::string d) {
+    doc = std::move(d);
+    return *this;
+  }
   Op& add_alias(std::string alias);
   template <typename P>
   Op& set_params() {
     schema = &SchemaOf<P>();
     return *this;
   }
-  Op& set_num_inputs(int n) { num_inputs_fixed = n; return *this; }
-  Op& set_num_inputs(std::function<int(const OpAttrs&)> f) { num_inputs_fn = std::move(f); return *this; }
-  Op& set_num_outputs(int n) { num_outputs_fixed = n; return *this; }
-  Op& set_num_outputs(std::function<int(const OpAttrs&)> f) { num_outputs_fn = std::move(f); return *this; }
+  Op& set_num_inputs(int n) {
+    num_inputs_fixed = n;
+    return *this;
+  }
+  Op& set_num_inputs(std::function<int(const OpAttrs&)> f) {
+    num_inputs_fn = std::move(f);
+    return *this;
+  }
+  Op& set_num_outputs(int n) {
+    num_outputs_fixed = n;
+    return *this;
+  }
+  Op& set_num_outputs(std::function<int(const OpAttrs&)> f) {
+    num_outputs_fn = std::move(f);
+    return *this;
+  }
   // Outputs a user sees (the rest are hidden, e.g. BatchNorm's saved mean/var, Dropout's mask).
-  Op& set_num_visible_outputs(std::function<int(const OpAttrs&)> f) { num_visible_fn = std::move(f); return *this; }
-  Op& set_input_names(std::vector<std::string> names) { input_names_fixed = std::move(names); return *this; }
-  Op& set_input_names(std::function<std::vector<std::string>(const OpAttrs&)> f) { input_names_fn = std::move(f); return *this; }
-  Op& set_output_names(std::vector<std::string> names) { output_names_fixed = std::move(names); return *this; }
+  Op& set_num_visible_outputs(std::function<int(const OpAttrs&)> f) {
+    num_visible_fn = std::move(f);
+    return *this;
+  }
+  Op& set_input_names(std::vector<std::string> names) {
+    input_names_fixed = std::move(names);
+    return *this;
+  }
+  Op& set_input_names(std::function<std::vector<std::string>(const OpAttrs&)> f) {
+    input_names_fn = std::move(f);
+    return *this;
+  }
+  Op& set_output_names(std::vector<std::string> names) {
+    output_names_fixed = std::move(names);
+    return *this;
+  }
   // Inputs the op mutates (aux states: BatchNorm's moving_mean=3, moving_var=4).
-  Op& set_mutable_inputs(std::vector<int> idx) { mutable_inputs = std::move(idx); return *this; }
-  Op& set_infer_shape(FInferShape f) { infer_shape = std::move(f); return *this; }
-  Op& set_infer_type(FInferType f) { infer_type = std::move(f); return *this; }
+  Op& set_mutable_inputs(std::vector<int> idx) {
+    mutable_inputs = std::move(idx);
+    return *this;
+  }
+  Op& set_infer_shape(FInferShape f) {
+    infer_shape = std::move(f);
+    return *this;
+  }
+  Op& set_infer_type(FInferType f) {
+    infer_type = std::move(f);
+    return *this;
+  }
   Op& set_kernel(KernelKey key, FCompute f, FSupports supports = nullptr);
   Op& set_gradient(FGradient f, bool uses_inputs = true, bool uses_outputs = true);
   // Declares the op not differentiable (argmax, comparisons, random sampling...).
-  Op& set_non_differentiable() { non_differentiable = true; return *this; }
+  Op& set_non_differentiable() {
+    non_differentiable = true;
+    return *this;
+  }
   // Input i may share its buffer with output j (memory planner hint).
-  Op& add_inplace(int input, int output) { inplace.push_back({input, output}); return *this; }
+  Op& add_inplace(int input, int output) {
+    inplace.push_back({input, output});
+    return *this;
+  }
   // Zero-input ops (zeros, random_*): output device from this attribute's value if set.
-  Op& set_random() { is_random = true; return *this; }
+  Op& set_random() {
+    is_random = true;
+    return *this;
+  }
 
   // ---- Queries. ----
-  int NumInputs(const OpAttrs& a) const { return num_inputs_fn ? num_inputs_fn(a) : num_inputs_fixed; }
-  int NumOutputs(const OpAttrs& a) const { return num_outputs_fn ? num_outputs_fn(a) : num_outputs_fixed; }
-  int NumVisibleOutputs(const OpAttrs& a) const { return num_visible_fn ? num_visible_fn(a) : NumOutputs(a); }
+  int NumInputs(const OpAttrs& a) const {
+    return num_inputs_fn ? num_inputs_fn(a) : num_inputs_fixed;
+  }
+  int NumOutputs(const OpAttrs& a) const {
+    return num_outputs_fn ? num_outputs_fn(a) : num_outputs_fixed;
+  }
+  int NumVisibleOutputs(const OpAttrs& a) const {
+    return num_visible_fn ? num_visible_fn(a) : NumOutputs(a);
+  }
   std::vector<std::string> InputNames(const OpAttrs& a) const;
   std::vector<std::string> OutputNames(const OpAttrs& a) const;
   bool IsMutableInput(int i) const;
   bool differentiable() const { return static_cast<bool>(gradient); }
   // The kernel for `dev` handling this call: optimized backends first, then the reference.
   // Throws kUnimplemented naming the op and device when none exists.
-  const FCompute& SelectKernel(DeviceType dev, const OpAttrs& attrs, std::span<const NDArray> in) const;
+  const FCompute& SelectKernel(DeviceType dev, const OpAttrs& attrs,
+                               std::span<const NDArray> in) const;
   // The kernel registered under exactly `key`, or nullptr.
   const FCompute* FindKernel(KernelKey key) const;
   std::vector<KernelKey> Kernels() const;
@@ -194,8 +246,9 @@ class OpRegistry {
   static void AddAlias(Op* op, const std::string& alias);
 };
 
-#define MX_REGISTER_OP(Name) \
-  static ::mxnet::Op& MX_CONCAT_(mx_op_registration_, __COUNTER__) = ::mxnet::OpRegistry::Register(#Name)
+#define MX_REGISTER_OP(Name)                                         \
+  static ::mxnet::Op& MX_CONCAT_(mx_op_registration_, __COUNTER__) = \
+      ::mxnet::OpRegistry::Register(#Name)
 
 // ---- Imperative invocation. ----
 

@@ -50,7 +50,8 @@ TEST(Invoke, ErrorsNameOpAndShapes) {
 
 class CountingObserver : public InvokeObserver {
  public:
-  void OnInvoke(const Op& op, const OpAttrs&, std::span<const NDArray>, std::span<const NDArray>) override {
+  void OnInvoke(const Op& op, const OpAttrs&, std::span<const NDArray>,
+                std::span<const NDArray>) override {
     names.push_back(op.name);
   }
   std::vector<std::string> names;
@@ -84,7 +85,8 @@ TEST(OpTesting, FiniteDifferencesCatchAWrongGradient) {
   // A deliberately wrong gradient must fail the checker (the checker can fail).
   static Op& bad = OpRegistry::Register("_test_wrong_grad_square");
   bad.set_kernel({DeviceType::kCPU, Backend::kReference},
-                 [](const OpContext&, const OpAttrs&, std::span<const NDArray> in, std::span<const NDArray> out) {
+                 [](const OpContext&, const OpAttrs&, std::span<const NDArray> in,
+                    std::span<const NDArray> out) {
                    ops::MapUnary("sq", in[0], out[0], [](auto v) { return v * v; });
                  })
       .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,

@@ -90,7 +90,8 @@ bool ParseAttrValue(std::string_view s, Shape* out) {
 
 bool ParseAttrValue(std::string_view s, std::vector<double>* out) {
   std::string_view t = StripWhitespace(s);
-  if (t.size() >= 2 && ((t.front() == '(' && t.back() == ')') || (t.front() == '[' && t.back() == ']')))
+  if (t.size() >= 2 &&
+      ((t.front() == '(' && t.back() == ')') || (t.front() == '[' && t.back() == ']')))
     t = t.substr(1, t.size() - 2);
   out->clear();
   if (StripWhitespace(t).empty()) return true;
@@ -148,21 +149,22 @@ absl::StatusOr<std::shared_ptr<const void>> ParamSchema::Parse(std::string_view 
                                                names.empty() ? "none" : StrJoin(names, ", "), ")"));
     }
     if (!f->parse(obj.get(), value))
-      return absl::InvalidArgumentError(StrCat(op, ": cannot parse attribute ", key, "='", value,
-                                               "' as ", f->type));
+      return absl::InvalidArgumentError(
+          StrCat(op, ": cannot parse attribute ", key, "='", value, "' as ", f->type));
     if (!f->choices.empty()) {
       std::string v = f->print(obj.get());
       bool ok = false;
       for (const auto& c : f->choices) ok |= c == v;
       if (!ok)
         return absl::InvalidArgumentError(StrCat(op, ": attribute ", key, "='", value,
-                                                 "' is not one of {", StrJoin(f->choices, ", "), "}"));
+                                                 "' is not one of {", StrJoin(f->choices, ", "),
+                                                 "}"));
     }
   }
   for (const auto& f : fields)
     if (f.required && !dict.count(f.name))
-      return absl::InvalidArgumentError(StrCat(op, ": required attribute '", f.name, "' (", f.type,
-                                               ") is missing"));
+      return absl::InvalidArgumentError(
+          StrCat(op, ": required attribute '", f.name, "' (", f.type, ") is missing"));
   if (validate) {
     std::string err = validate(obj.get());
     if (!err.empty()) return absl::InvalidArgumentError(StrCat(op, ": ", err));

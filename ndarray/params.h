@@ -45,7 +45,7 @@ bool ParseAttrValue(std::string_view s, double* out);
 bool ParseAttrValue(std::string_view s, std::string* out);
 bool ParseAttrValue(std::string_view s, Shape* out);  // any tuple form of ParseIntTuple
 bool ParseAttrValue(std::string_view s, std::vector<double>* out);  // "(0.5, 1.0)"
-bool ParseAttrValue(std::string_view s, DType* out);  // "float32" or a type flag "0"
+bool ParseAttrValue(std::string_view s, DType* out);                // "float32" or a type flag "0"
 template <typename T>
 bool ParseAttrValue(std::string_view s, std::optional<T>* out) {
   if (StripWhitespace(s) == "None") {
@@ -95,27 +95,58 @@ class ParamSchema {
   // Parses `dict` over the defaults. Errors (kInvalidArgument) name `op`, the key and the
   // value: unknown keys (listing the valid ones), unparsable values, values outside `choices`,
   // missing required keys.
-  absl::StatusOr<std::shared_ptr<const void>> Parse(std::string_view op, const AttrDict& dict) const;
+  absl::StatusOr<std::shared_ptr<const void>> Parse(std::string_view op,
+                                                    const AttrDict& dict) const;
   // The string form: required fields and every field that differs from the default.
   AttrDict Print(const void* obj) const;
   bool Equal(const void* a, const void* b) const;
 };
 
 namespace params_internal {
-template <typename T> std::string TypeName();
-template <> inline std::string TypeName<bool>() { return "boolean"; }
-template <> inline std::string TypeName<int>() { return "int"; }
-template <> inline std::string TypeName<int64_t>() { return "long"; }
-template <> inline std::string TypeName<float>() { return "float"; }
-template <> inline std::string TypeName<double>() { return "double"; }
-template <> inline std::string TypeName<std::string>() { return "string"; }
-template <> inline std::string TypeName<Shape>() { return "Shape(tuple)"; }
-template <> inline std::string TypeName<std::vector<double>>() { return "tuple of float"; }
-template <> inline std::string TypeName<DType>() { return "dtype"; }
-template <typename T> struct OptName {
+template <typename T>
+std::string TypeName();
+template <>
+inline std::string TypeName<bool>() {
+  return "boolean";
+}
+template <>
+inline std::string TypeName<int>() {
+  return "int";
+}
+template <>
+inline std::string TypeName<int64_t>() {
+  return "long";
+}
+template <>
+inline std::string TypeName<float>() {
+  return "float";
+}
+template <>
+inline std::string TypeName<double>() {
+  return "double";
+}
+template <>
+inline std::string TypeName<std::string>() {
+  return "string";
+}
+template <>
+inline std::string TypeName<Shape>() {
+  return "Shape(tuple)";
+}
+template <>
+inline std::string TypeName<std::vector<double>>() {
+  return "tuple of float";
+}
+template <>
+inline std::string TypeName<DType>() {
+  return "dtype";
+}
+template <typename T>
+struct OptName {
   static std::string Get() { return TypeName<T>(); }
 };
-template <typename T> struct OptName<std::optional<T>> {
+template <typename T>
+struct OptName<std::optional<T>> {
   static std::string Get() { return "optional<" + TypeName<T>() + ">"; }
 };
 }  // namespace params_internal
@@ -127,9 +158,19 @@ class ParamDeclarer {
   class Field {
    public:
     explicit Field(FieldInfo* f) : f_(f) {}
-    Field& describe(std::string doc) { f_->doc = std::move(doc); return *this; }
-    Field& required() { f_->required = true; return *this; }
-    Field& choices(std::vector<std::string> c) { f_->choices = std::move(c); return *this; }
+    Field& describe(std::string doc) {
+      f_->doc = std::move(doc);
+      return *this;
+    }
+    Field& required() {
+      f_->required = true;
+      return *this;
+    }
+    Field& choices(std::vector<std::string> c) {
+      f_->choices = std::move(c);
+      return *this;
+    }
+
    private:
     FieldInfo* f_;
   };

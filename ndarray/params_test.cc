@@ -46,8 +46,11 @@ TEST(Params, PyFloatRepr) {
 
 TEST(Params, ParsesMxnetStringsWithDefaults) {
   const ParamSchema& s = SchemaOf<TestParam>();
-  auto r = s.Parse("Test", {{"kernel", "(3, 3)"}, {"no_bias", "True"}, {"eps", "1e-05"},
-                            {"axis", "None"}, {"dtype", "float16"}});
+  auto r = s.Parse("Test", {{"kernel", "(3, 3)"},
+                            {"no_bias", "True"},
+                            {"eps", "1e-05"},
+                            {"axis", "None"},
+                            {"dtype", "float16"}});
   ASSERT_TRUE(r.ok()) << r.status();
   const auto& p = *static_cast<const TestParam*>(r->get());
   EXPECT_EQ(p.kernel, Shape({3, 3}));
@@ -59,9 +62,12 @@ TEST(Params, ParsesMxnetStringsWithDefaults) {
   EXPECT_EQ(p.dtype, DType::kFloat16);
   // Printing gives required + non-default fields in MXNet's formats.
   AttrDict d = s.Print(r->get());
-  EXPECT_EQ(d, (AttrDict{{"kernel", "(3, 3)"}, {"no_bias", "True"}, {"eps", "1e-05"}, {"dtype", "float16"}}));
+  EXPECT_EQ(
+      d, (AttrDict{
+             {"kernel", "(3, 3)"}, {"no_bias", "True"}, {"eps", "1e-05"}, {"dtype", "float16"}}));
   // Accepts every legacy spelling.
-  auto r2 = s.Parse("Test", {{"kernel", "[7,7]"}, {"no_bias", "1"}, {"num_filter", "64L"}, {"axis", "-1"}});
+  auto r2 = s.Parse("Test",
+                    {{"kernel", "[7,7]"}, {"no_bias", "1"}, {"num_filter", "64L"}, {"axis", "-1"}});
   ASSERT_TRUE(r2.ok()) << r2.status();
   EXPECT_EQ(static_cast<const TestParam*>(r2->get())->num_filter, 64);
   EXPECT_EQ(static_cast<const TestParam*>(r2->get())->axis, -1);

@@ -28,7 +28,9 @@ GeneratorGuard::GeneratorGuard(Device device) : lock_(GetState().mu) {
   auto key = std::make_pair(static_cast<int>(device.type), device.id);
   auto& g = s.gens[key];
   // Each device gets its own stream derived from the global seed.
-  if (!g) g = std::make_unique<std::mt19937_64>(s.seed * 0x9E3779B97F4A7C15ULL + key.first * 1315423911ULL + key.second);
+  if (!g)
+    g = std::make_unique<std::mt19937_64>(s.seed * 0x9E3779B97F4A7C15ULL +
+                                          key.first * 1315423911ULL + key.second);
   gen_ = g.get();
 }
 

@@ -17,7 +17,8 @@ class CpuBackend final : public DeviceBackend {
  public:
   void* Alloc(size_t bytes, int) override {
     void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
-    if (!p) MX_THROW(absl::StatusCode::kResourceExhausted, "cpu: cannot allocate ", bytes, " bytes");
+    if (!p)
+      MX_THROW(absl::StatusCode::kResourceExhausted, "cpu: cannot allocate ", bytes, " bytes");
     return p;
   }
   void Free(void* p, size_t, int) override { std::free(p); }
@@ -128,7 +129,8 @@ std::shared_ptr<Storage> Storage::Alloc(size_t bytes, Device device) {
   {
     std::lock_guard<std::mutex> l(pool.mu);
     pool.stats.bytes_in_use += cap;
-    if (pool.stats.bytes_in_use > pool.stats.peak_in_use) pool.stats.peak_in_use = pool.stats.bytes_in_use;
+    if (pool.stats.bytes_in_use > pool.stats.peak_in_use)
+      pool.stats.peak_in_use = pool.stats.bytes_in_use;
   }
   return std::shared_ptr<Storage>(new Storage(p, bytes, cap, device));
 }

@@ -48,8 +48,8 @@ class Storage {
   Device device() const { return device_; }
 
   struct Stats {
-    size_t bytes_in_use = 0;   // held by live Storage objects (rounded sizes)
-    size_t bytes_cached = 0;   // free blocks kept for reuse
+    size_t bytes_in_use = 0;  // held by live Storage objects (rounded sizes)
+    size_t bytes_cached = 0;  // free blocks kept for reuse
     size_t peak_in_use = 0;
     uint64_t allocations = 0;  // Alloc() calls
     uint64_t cache_hits = 0;   // served from the cache

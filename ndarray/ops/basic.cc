@@ -20,54 +20,72 @@ FCompute BinaryKernel(const char* name, F f) {
 
 MX_REGISTER_OP(elemwise_add)
     .describe("Adds arguments elementwise (same shapes).")
-    .add_alias("_add").add_alias("_plus").add_alias("_Plus").add_alias("_grad_add")
+    .add_alias("_add")
+    .add_alias("_plus")
+    .add_alias("_Plus")
+    .add_alias("_grad_add")
     .set_num_inputs(2)
-    .add_inplace(0, 0).add_inplace(1, 0)
+    .add_inplace(0, 0)
+    .add_inplace(1, 0)
     .set_kernel({DeviceType::kCPU, Backend::kReference},
                 BinaryKernel("elemwise_add", [](auto a, auto b) { return a + b; }))
-    .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue>,
-                     std::span<const GradValue>, std::span<const GradValue> og) {
-      return std::vector<GradValue>{og[0], og[0]};
-    }, false, false);
+    .set_gradient(
+        [](GradBuilder& b, const OpAttrs&, std::span<const GradValue>, std::span<const GradValue>,
+           std::span<const GradValue> og) {
+          return std::vector<GradValue>{og[0], og[0]};
+        },
+        false, false);
 
 MX_REGISTER_OP(elemwise_sub)
     .describe("Subtracts arguments elementwise (same shapes).")
-    .add_alias("_sub").add_alias("_minus").add_alias("_Minus")
+    .add_alias("_sub")
+    .add_alias("_minus")
+    .add_alias("_Minus")
     .set_num_inputs(2)
-    .add_inplace(0, 0).add_inplace(1, 0)
+    .add_inplace(0, 0)
+    .add_inplace(1, 0)
     .set_kernel({DeviceType::kCPU, Backend::kReference},
                 BinaryKernel("elemwise_sub", [](auto a, auto b) { return a - b; }))
-    .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue>,
-                     std::span<const GradValue>, std::span<const GradValue> og) {
-      return std::vector<GradValue>{og[0], b.Neg(og[0])};
-    }, false, false);
+    .set_gradient(
+        [](GradBuilder& b, const OpAttrs&, std::span<const GradValue>, std::span<const GradValue>,
+           std::span<const GradValue> og) {
+          return std::vector<GradValue>{og[0], b.Neg(og[0])};
+        },
+        false, false);
 
 MX_REGISTER_OP(elemwise_mul)
     .describe("Multiplies arguments elementwise (same shapes).")
-    .add_alias("_mul").add_alias("_Mul")
+    .add_alias("_mul")
+    .add_alias("_Mul")
     .set_num_inputs(2)
-    .add_inplace(0, 0).add_inplace(1, 0)
+    .add_inplace(0, 0)
+    .add_inplace(1, 0)
     .set_kernel({DeviceType::kCPU, Backend::kReference},
                 BinaryKernel("elemwise_mul", [](auto a, auto b) { return a * b; }))
-    .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
-                     std::span<const GradValue>, std::span<const GradValue> og) {
-      return std::vector<GradValue>{b.Mul(og[0], in[1]), b.Mul(og[0], in[0])};
-    }, true, false);
+    .set_gradient(
+        [](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
+           std::span<const GradValue>, std::span<const GradValue> og) {
+          return std::vector<GradValue>{b.Mul(og[0], in[1]), b.Mul(og[0], in[0])};
+        },
+        true, false);
 
 MX_REGISTER_OP(elemwise_div)
     .describe("Divides arguments elementwise (same shapes).")
-    .add_alias("_div").add_alias("_Div")
+    .add_alias("_div")
+    .add_alias("_Div")
     .set_num_inputs(2)
     .add_inplace(0, 0)
     .set_kernel({DeviceType::kCPU, Backend::kReference},
                 BinaryKernel("elemwise_div", [](auto a, auto b) { return a / b; }))
-    .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
-                     std::span<const GradValue>, std::span<const GradValue> og) {
-      // d/da = g / b ; d/db = -g * a / b^2 = -(g / b) * (a / b)
-      GradValue ga = b.Div(og[0], in[1]);
-      GradValue gb = b.Neg(b.Mul(ga, b.Div(in[0], in[1])));
-      return std::vector<GradValue>{ga, gb};
-    }, true, false);
+    .set_gradient(
+        [](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
+           std::span<const GradValue>, std::span<const GradValue> og) {
+          // d/da = g / b ; d/db = -g * a / b^2 = -(g / b) * (a / b)
+          GradValue ga = b.Div(og[0], in[1]);
+          GradValue gb = b.Neg(b.Mul(ga, b.Div(in[0], in[1])));
+          return std::vector<GradValue>{ga, gb};
+        },
+        true, false);
 
 // ---- negative, _copy ----
 MX_REGISTER_OP(negative)
@@ -79,10 +97,10 @@ MX_REGISTER_OP(negative)
                    std::span<const NDArray> out) {
                   MapUnary("negative", in[0], out[0], [](auto x) { return -x; });
                 })
-    .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue>,
-                     std::span<const GradValue>, std::span<const GradValue> og) {
-      return std::vector<GradValue>{b.Neg(og[0])};
-    }, false, false);
+    .set_gradient(
+        [](GradBuilder& b, const OpAttrs&, std::span<const GradValue>, std::span<const GradValue>,
+           std::span<const GradValue> og) { return std::vector<GradValue>{b.Neg(og[0])}; },
+        false, false);
 
 void CopyKernel(const OpContext&, const OpAttrs&, std::span<const NDArray> in,
                 std::span<const NDArray> out) {
@@ -95,9 +113,9 @@ MX_REGISTER_OP(_copy)
     .add_inplace(0, 0)
     .set_kernel({DeviceType::kCPU, Backend::kReference}, CopyKernel)
     .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue>,
-                     std::span<const GradValue>, std::span<const GradValue> og) {
-      return std::vector<GradValue>{og[0]};
-    }, false, false);
+                     std::span<const GradValue>,
+                     std::span<const GradValue> og) { return std::vector<GradValue>{og[0]}; },
+                  false, false);
 
 // ---- zeros_like / ones_like ----
 template <int V>
@@ -109,18 +127,20 @@ void FillKernel(const OpContext&, const OpAttrs&, std::span<const NDArray>,
 MX_REGISTER_OP(zeros_like)
     .describe("An array of zeros with the shape and dtype of the input.")
     .set_kernel({DeviceType::kCPU, Backend::kReference}, FillKernel<0>)
-    .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
-                     std::span<const GradValue>, std::span<const GradValue>) {
-      return std::vector<GradValue>{b.ZerosLike(in[0])};
-    }, true, false);
+    .set_gradient(
+        [](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
+           std::span<const GradValue>,
+           std::span<const GradValue>) { return std::vector<GradValue>{b.ZerosLike(in[0])}; },
+        true, false);
 
 MX_REGISTER_OP(ones_like)
     .describe("An array of ones with the shape and dtype of the input.")
     .set_kernel({DeviceType::kCPU, Backend::kReference}, FillKernel<1>)
-    .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
-                     std::span<const GradValue>, std::span<const GradValue>) {
-      return std::vector<GradValue>{b.ZerosLike(in[0])};
-    }, true, false);
+    .set_gradient(
+        [](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
+           std::span<const GradValue>,
+           std::span<const GradValue>) { return std::vector<GradValue>{b.ZerosLike(in[0])}; },
+        true, false);
 
 // ---- scalar arithmetic ----
 template <typename F>
@@ -136,7 +156,7 @@ FCompute ScalarKernel(const char* name, F f) {
   };
 }
 
-#define MX_SCALAR_OP(NAME, EXPR, GRAD)                                                     \
+#define MX_SCALAR_OP(NAME, EXPR, GRAD)                                                      \
   MX_REGISTER_OP(NAME)                                                                      \
       .describe("Elementwise arithmetic with a scalar.")                                    \
       .set_params<ScalarParam>()                                                            \
@@ -152,10 +172,11 @@ FCompute ScalarKernel(const char* name, F f) {
 MX_SCALAR_OP(_plus_scalar, x + s, og[0]).add_alias("_PlusScalar");
 MX_SCALAR_OP(_minus_scalar, x - s, og[0]).add_alias("_MinusScalar");
 MX_SCALAR_OP(_rminus_scalar, s - x, b.Neg(og[0])).add_alias("_RMinusScalar");
-MX_SCALAR_OP(_mul_scalar, x * s, b.MulScalar(og[0], s)).add_alias("_MulScalar");
+MX_SCALAR_OP(_mul_scalar, x* s, b.MulScalar(og[0], s)).add_alias("_MulScalar");
 MX_SCALAR_OP(_div_scalar, x / s, b.MulScalar(og[0], 1.0 / s)).add_alias("_DivScalar");
 // d(s / x)/dx = -s / x^2 = -(out / x)
-MX_SCALAR_OP(_rdiv_scalar, s / x, b.Neg(b.Mul(og[0], b.Div(outs[0], in[0])))).add_alias("_RDivScalar");
+MX_SCALAR_OP(_rdiv_scalar, s / x, b.Neg(b.Mul(og[0], b.Div(outs[0], in[0]))))
+    .add_alias("_RDivScalar");
 
 // ---- broadcast_like / _reduce_sum_like (NumPy broadcasting, aligned at the last axis) ----
 
@@ -215,14 +236,17 @@ MX_REGISTER_OP(broadcast_like)
                     ParallelFor(n, [&](int64_t i) { y[i] = x[m.SmallIndex(i)]; });
                   });
                 })
-    .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
-                     std::span<const GradValue>, std::span<const GradValue> og) {
-      return std::vector<GradValue>{b.SumLike(og[0], in[0]), b.ZerosLike(in[1])};
-    }, true, false);
+    .set_gradient(
+        [](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
+           std::span<const GradValue>, std::span<const GradValue> og) {
+          return std::vector<GradValue>{b.SumLike(og[0], in[0]), b.ZerosLike(in[1])};
+        },
+        true, false);
 
 MX_REGISTER_OP(_reduce_sum_like)
-    .describe("Sums data over the axes along which `like` would be broadcast to data's shape, "
-              "giving like's shape (gradient of broadcasting).")
+    .describe(
+        "Sums data over the axes along which `like` would be broadcast to data's shape, "
+        "giving like's shape (gradient of broadcasting).")
     .set_num_inputs(2)
     .set_input_names(std::vector<std::string>{"data", "like"})
     .set_infer_shape([](const OpAttrs&, ShapeVec* in, ShapeVec* out) {
@@ -231,24 +255,29 @@ MX_REGISTER_OP(_reduce_sum_like)
       (*out)[0] = (*in)[1];
     })
     .set_infer_type([](const OpAttrs&, DTypeVec* in, DTypeVec* out) { (*out)[0] = (*in)[0]; })
-    .set_kernel({DeviceType::kCPU, Backend::kReference},
-                [](const OpContext&, const OpAttrs&, std::span<const NDArray> in,
-                   std::span<const NDArray> out) {
-                  BroadcastMap m(in[0].shape(), out[0].shape());
-                  int64_t n = in[0].size(), k = out[0].size();
-                  MX_NUMERIC_TYPE_SWITCH(in[0].dtype(), T, "_reduce_sum_like", {
-                    using A = std::conditional_t<std::is_floating_point_v<AccType<T>>, double, AccType<T>>;
-                    std::vector<A> acc(k, A(0));
-                    const T* x = static_cast<const T*>(in[0].data_ptr());
-                    for (int64_t i = 0; i < n; ++i) acc[m.SmallIndex(i)] += static_cast<A>(static_cast<AccType<T>>(x[i]));
-                    T* y = static_cast<T*>(out[0].data_ptr());
-                    for (int64_t i = 0; i < k; ++i) y[i] = static_cast<T>(static_cast<AccType<T>>(acc[i]));
-                  });
-                })
-    .set_gradient([](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
-                     std::span<const GradValue>, std::span<const GradValue> og) {
-      return std::vector<GradValue>{b.Call("broadcast_like", {og[0], in[0]}), b.ZerosLike(in[1])};
-    }, true, false);
+    .set_kernel(
+        {DeviceType::kCPU, Backend::kReference},
+        [](const OpContext&, const OpAttrs&, std::span<const NDArray> in,
+           std::span<const NDArray> out) {
+          BroadcastMap m(in[0].shape(), out[0].shape());
+          int64_t n = in[0].size(), k = out[0].size();
+          MX_NUMERIC_TYPE_SWITCH(in[0].dtype(), T, "_reduce_sum_like", {
+            using A = std::conditional_t<std::is_floating_point_v<AccType<T>>, double, AccType<T>>;
+            std::vector<A> acc(k, A(0));
+            const T* x = static_cast<const T*>(in[0].data_ptr());
+            for (int64_t i = 0; i < n; ++i)
+              acc[m.SmallIndex(i)] += static_cast<A>(static_cast<AccType<T>>(x[i]));
+            T* y = static_cast<T*>(out[0].data_ptr());
+            for (int64_t i = 0; i < k; ++i) y[i] = static_cast<T>(static_cast<AccType<T>>(acc[i]));
+          });
+        })
+    .set_gradient(
+        [](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
+           std::span<const GradValue>, std::span<const GradValue> og) {
+          return std::vector<GradValue>{b.Call("broadcast_like", {og[0], in[0]}),
+                                        b.ZerosLike(in[1])};
+        },
+        true, false);
 
 }  // namespace
 }  // namespace mxnet::ops
@@ -262,8 +291,12 @@ NDArray ScalarCall(const Op& op, const NDArray& x, double s) {
 }
 }  // namespace
 NDArray plus_scalar(const NDArray& x, double s) { return ScalarCall(MX_ND_OP(_plus_scalar), x, s); }
-NDArray minus_scalar(const NDArray& x, double s) { return ScalarCall(MX_ND_OP(_minus_scalar), x, s); }
-NDArray rminus_scalar(const NDArray& x, double s) { return ScalarCall(MX_ND_OP(_rminus_scalar), x, s); }
+NDArray minus_scalar(const NDArray& x, double s) {
+  return ScalarCall(MX_ND_OP(_minus_scalar), x, s);
+}
+NDArray rminus_scalar(const NDArray& x, double s) {
+  return ScalarCall(MX_ND_OP(_rminus_scalar), x, s);
+}
 NDArray mul_scalar(const NDArray& x, double s) { return ScalarCall(MX_ND_OP(_mul_scalar), x, s); }
 NDArray div_scalar(const NDArray& x, double s) { return ScalarCall(MX_ND_OP(_div_scalar), x, s); }
 NDArray rdiv_scalar(const NDArray& x, double s) { return ScalarCall(MX_ND_OP(_rdiv_scalar), x, s); }

@@ -17,7 +17,11 @@ inline NDArrayVec Call(const Op& op, const OpAttrs& attrs, std::initializer_list
   return out;
 }
 // Cached op handle: MX_ND_OP(elemwise_add) is a `static const Op&`.
-#define MX_ND_OP(NAME) []() -> const ::mxnet::Op& { static const ::mxnet::Op& op = ::mxnet::OpRegistry::Get(#NAME); return op; }()
+#define MX_ND_OP(NAME)                                              \
+  []() -> const ::mxnet::Op& {                                      \
+    static const ::mxnet::Op& op = ::mxnet::OpRegistry::Get(#NAME); \
+    return op;                                                      \
+  }()
 // Attributes without a parameter struct.
 inline OpAttrs NoAttrs(const Op& op) { return OpAttrs::Parse(op, {}); }
 

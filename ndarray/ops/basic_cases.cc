@@ -17,9 +17,13 @@ MX_OP_TEST_CASE({.op = "_minus_scalar", .attrs = {{"scalar", "-1"}}, .shapes = {
 MX_OP_TEST_CASE({.op = "_rminus_scalar", .attrs = {{"scalar", "3"}}, .shapes = {{4}}});
 MX_OP_TEST_CASE({.op = "_mul_scalar", .attrs = {{"scalar", "0.5"}}, .shapes = {{2, 2}}});
 MX_OP_TEST_CASE({.op = "_div_scalar", .attrs = {{"scalar", "4"}}, .shapes = {{2, 2}}});
-MX_OP_TEST_CASE({.op = "_rdiv_scalar", .attrs = {{"scalar", "2"}}, .shapes = {{2, 2}}, .lo = 0.5, .hi = 2});
+MX_OP_TEST_CASE(
+    {.op = "_rdiv_scalar", .attrs = {{"scalar", "2"}}, .shapes = {{2, 2}}, .lo = 0.5, .hi = 2});
 MX_OP_TEST_CASE({.op = "broadcast_like", .shapes = {{3, 1}, {2, 3, 4}}, .grad_inputs = {0}});
-MX_OP_TEST_CASE({.op = "broadcast_like", .shapes = {{4}, {3, 4}}, .grad_inputs = {0}, .label = "(rank-extend)"});
+MX_OP_TEST_CASE({.op = "broadcast_like",
+                 .shapes = {{4}, {3, 4}},
+                 .grad_inputs = {0},
+                 .label = "(rank-extend)"});
 MX_OP_TEST_CASE({.op = "_reduce_sum_like", .shapes = {{2, 3, 4}, {3, 1}}, .grad_inputs = {0}});
 
 }  // namespace

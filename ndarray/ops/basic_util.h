@@ -25,7 +25,8 @@ void MapUnary(std::string_view opname, const NDArray& in, const NDArray& out, F 
 
 // out[i] = f(a[i], b[i]) for same-shape a, b, out of one dtype.
 template <typename F>
-void MapBinary(std::string_view opname, const NDArray& a, const NDArray& b, const NDArray& out, F f) {
+void MapBinary(std::string_view opname, const NDArray& a, const NDArray& b, const NDArray& out,
+               F f) {
   int64_t n = a.size();
   MX_NUMERIC_TYPE_SWITCH(a.dtype(), T, opname, {
     const T* x = static_cast<const T*>(a.data_ptr());

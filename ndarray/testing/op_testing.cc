@@ -37,9 +37,9 @@ NDArray RandomArray(const Shape& shape, double lo, double hi, uint64_t seed, DTy
     }
   }
   if (!bad) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << bad << " of " << a.size() << " elements differ; first at "
-                                       << first << "; max abs err " << max_abs << ", max rel err "
-                                       << max_rel;
+  return ::testing::AssertionFailure()
+         << bad << " of " << a.size() << " elements differ; first at " << first << "; max abs err "
+         << max_abs << ", max rel err " << max_rel;
 }
 
 namespace {
@@ -71,10 +71,12 @@ NDArrayVec RunWithKernel(const OpTestCase& c, KernelKey key, std::span<const NDA
   if (!k) MX_THROW(absl::StatusCode::kNotFound, c.op, ": no kernel ", BackendName(key.backend));
   ShapeVec in_s, out_s;
   DTypeVec in_t, out_t;
-  for (const auto& x : inputs) in_s.push_back(x.shape()), in_t.push_back(static_cast<int>(x.dtype()));
+  for (const auto& x : inputs)
+    in_s.push_back(x.shape()), in_t.push_back(static_cast<int>(x.dtype()));
   InferOutputs(op, attrs, &in_s, &in_t, &out_s, &out_t);
   NDArrayVec outs;
-  for (size_t i = 0; i < out_s.size(); ++i) outs.emplace_back(out_s[i], cpu(), static_cast<DType>(out_t[i]));
+  for (size_t i = 0; i < out_s.size(); ++i)
+    outs.emplace_back(out_s[i], cpu(), static_cast<DType>(out_t[i]));
   OpContext ctx{c.is_train, c.is_train, cpu()};
   (*k)(ctx, attrs, inputs, outs);
   return outs;
@@ -126,7 +128,8 @@ double Loss(const NDArrayVec& outs, const std::vector<std::vector<double>>& w, i
   std::vector<int> which = c.grad_inputs;
   if (which.empty())
     for (size_t i = 0; i < in.size(); ++i)
-      if (IsFloatingPoint(in[i].dtype()) && !op.IsMutableInput(static_cast<int>(i))) which.push_back(i);
+      if (IsFloatingPoint(in[i].dtype()) && !op.IsMutableInput(static_cast<int>(i)))
+        which.push_back(i);
   for (int i : which) {
     if (grads[i].is_none())
       return ::testing::AssertionFailure() << c.op << c.label << ": no gradient for input " << i;
@@ -140,11 +143,14 @@ double Loss(const NDArrayVec& outs, const std::vector<std::vector<double>>& w, i
       p[i] = NDArray::FromVector(xp, in[i].shape(), cpu(), in[i].dtype());
       m[i] = NDArray::FromVector(xm, in[i].shape(), cpu(), in[i].dtype());
       fd[j] = (Loss(Forward(op, attrs, p, c.is_train), w, visible) -
-               Loss(Forward(op, attrs, m, c.is_train), w, visible)) / (2 * c.fd_eps);
+               Loss(Forward(op, attrs, m, c.is_train), w, visible)) /
+              (2 * c.fd_eps);
     }
     NDArray expected = NDArray::FromVector(fd, in[i].shape(), cpu(), DType::kFloat64);
     auto r = AllClose(grads[i].astype(DType::kFloat64), expected, c.grad_rtol, c.grad_atol);
-    if (!r) return ::testing::AssertionFailure() << c.op << c.label << " input " << i << ": " << r.message();
+    if (!r)
+      return ::testing::AssertionFailure()
+             << c.op << c.label << " input " << i << ": " << r.message();
   }
   return ::testing::AssertionSuccess();
 }

@@ -20,7 +20,10 @@ int Saxpy(int n, float a, const float* x, float* y) {
   float *dx = nullptr, *dy = nullptr;
   size_t bytes = sizeof(float) * n;
   if (cudaError_t e = cudaMalloc(&dx, bytes); e != cudaSuccess) return e;
-  if (cudaError_t e = cudaMalloc(&dy, bytes); e != cudaSuccess) { cudaFree(dx); return e; }
+  if (cudaError_t e = cudaMalloc(&dy, bytes); e != cudaSuccess) {
+    cudaFree(dx);
+    return e;
+  }
   cudaMemcpy(dx, x, bytes, cudaMemcpyHostToDevice);
   cudaMemcpy(dy, y, bytes, cudaMemcpyHostToDevice);
   SaxpyKernel<<<(n + 255) / 256, 256>>>(n, a, dx, dy);

@@ -1,0 +1,375 @@
+#include "autograd/autograd.h"
+
+#include <atomic>
+#include <mutex>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "ndarray/grad.h"
+
+namespace mxnet::autograd {
+namespace {
+
+std::atomic<int64_t> g_live_nodes{0};
+
+struct Node;
+struct Entry {
+  std::shared_ptr<Node> node;  // null: a constant (no gradient flows)
+  int index = 0;
+};
+
+// One recorded operation (or a leaf variable).
+struct Node {
+  const Op* op = nullptr;
+  OpAttrs attrs;
+  std::shared_ptr<Function> fn;           // custom Function node
+  std::vector<Entry> inputs;
+  std::vector<NDArray> saved_in, saved_out;  // detached views (no autograd state)
+  std::vector<Shape> out_shapes;
+  std::vector<DType> out_types;
+  Device device;
+  bool freed = false;
+  // Leaf variables.
+  bool is_leaf = false;
+  std::weak_ptr<NDArray::Impl> var;
+
+  Node() { ++g_live_nodes; }
+  ~Node() { --g_live_nodes; }
+};
+
+struct AGEntry final : ArrayHookState {
+  explicit AGEntry(Entry e) : entry(std::move(e)) {}
+  Entry entry;
+};
+
+std::mutex g_leaf_mu;  // leaf creation for variables shared across threads
+
+// The autograd entry of `a`: its recorded producer, a (new) leaf for a variable, or none.
+Entry EntryOf(const NDArray& a) {
+  NDArray::Impl* impl = a.impl().get();
+  std::lock_guard<std::mutex> l(g_leaf_mu);
+  if (impl->autograd_entry) return static_cast<AGEntry*>(impl->autograd_entry.get())->entry;
+  if (!impl->grad || impl->grad_req == GradReq::kNull) return {};
+  auto leaf = std::make_shared<Node>();
+  leaf->is_leaf = true;
+  leaf->var = a.impl();
+  leaf->out_shapes = {a.shape()};
+  leaf->out_types = {a.dtype()};
+  leaf->device = a.device();
+  Entry e{leaf, 0};
+  impl->autograd_entry = std::make_shared<AGEntry>(e);
+  return e;
+}
+
+void SetEntry(const NDArray& a, Entry e) {
+  a.impl()->autograd_entry = std::make_shared<AGEntry>(std::move(e));
+}
+
+// A view of `a` carrying entry `e` (so ops applied to it are recorded against e's history).
+NDArray Tracked(const NDArray& a, const Entry& e) {
+  if (a.is_none()) return a;
+  NDArray v = a.ViewAs(a.shape());
+  if (e.node) SetEntry(v, e);
+  return v;
+}
+
+NDArray Detached(const NDArray& a) { return a.ViewAs(a.shape()); }
+
+class Recorder final : public InvokeObserver {
+ public:
+  void OnInvoke(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inputs,
+                std::span<const NDArray> outputs) override {
+    if (op.non_differentiable || !op.gradient) return;  // outputs are constants
+    std::vector<Entry> in(inputs.size());
+    bool any = false;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      in[i] = EntryOf(inputs[i]);
+      any |= in[i].node != nullptr;
+    }
+    if (!any) return;
+    auto node = std::make_shared<Node>();
+    node->op = &op;
+    node->attrs = attrs;
+    node->inputs = std::move(in);
+    node->device = outputs.empty() ? cpu() : outputs[0].device();
+    if (op.grad_uses_inputs)
+      for (const auto& x : inputs) node->saved_in.push_back(Detached(x));
+    else
+      node->saved_in.resize(inputs.size());
+    for (const auto& y : outputs) {
+      node->out_shapes.push_back(y.shape());
+      node->out_types.push_back(y.dtype());
+      node->saved_out.push_back(op.grad_uses_outputs ? Detached(y) : NDArray());
+    }
+    for (size_t k = 0; k < outputs.size(); ++k) SetEntry(outputs[k], Entry{node, static_cast<int>(k)});
+  }
+};
+
+Recorder* GetRecorder() {
+  static Recorder* r = [] {
+    auto* rec = new Recorder();
+    SetRecordObserver(rec);
+    return rec;
+  }();
+  return r;
+}
+
+struct EntryKey {
+  Node* node;
+  int index;
+  bool operator==(const EntryKey& o) const { return node == o.node && index == o.index; }
+};
+struct EntryKeyHash {
+  size_t operator()(const EntryKey& k) const {
+    return std::hash<Node*>()(k.node) * 31 + static_cast<size_t>(k.index);
+  }
+};
+
+// Runs the backward pass; returns accumulated gradients per entry.
+std::unordered_map<EntryKey, NDArray, EntryKeyHash> RunBackward(
+    const std::vector<NDArray>& heads, const std::vector<NDArray>& head_grads, bool retain_graph,
+    bool create_graph, bool train_mode, std::vector<std::shared_ptr<Node>>* order_out) {
+  GetRecorder();
+  if (!head_grads.empty() && head_grads.size() != heads.size())
+    MX_THROW(absl::StatusCode::kInvalidArgument, "backward: ", heads.size(), " heads but ",
+             head_grads.size(), " head gradients");
+  std::unordered_map<EntryKey, NDArray, EntryKeyHash> grads;
+  DispatchState& st = ThreadDispatchState();
+  DispatchState saved = st;
+  st.is_recording = create_graph;
+  st.is_training = train_mode;
+  struct Restore {
+    DispatchState& st;
+    DispatchState saved;
+    ~Restore() { st = saved; }
+  } restore{st, saved};
+
+  auto accumulate = [&](const Entry& e, const NDArray& g) {
+    EntryKey k{e.node.get(), e.index};
+    auto it = grads.find(k);
+    if (it == grads.end()) {
+      grads.emplace(k, g);
+    } else {
+      const Op& add = OpRegistry::Get("elemwise_add");
+      it->second = Invoke(add, OpAttrs::Parse(add, {}), std::vector<NDArray>{it->second, g})[0];
+    }
+  };
+
+  std::vector<std::shared_ptr<Node>> roots;
+  for (size_t i = 0; i < heads.size(); ++i) {
+    const NDArray& h = heads[i];
+    Entry e = h.is_none() ? Entry{} : EntryOf(h);
+    if (!e.node)
+      MX_THROW(absl::StatusCode::kFailedPrecondition, "backward: head ", i,
+               " was not recorded (compute it inside autograd::record() from arrays that called "
+               "attach_grad())");
+    NDArray g = head_grads.empty() || head_grads[i].is_none()
+                    ? NDArray::Full(h.shape(), 1.0, h.device(), h.dtype())
+                    : head_grads[i];
+    if (g.shape() != h.shape())
+      MX_THROW(absl::StatusCode::kInvalidArgument, "backward: head gradient ", i, " has shape ",
+               g.shape().ToString(), " but the head has shape ", h.shape().ToString());
+    accumulate(e, g);
+    roots.push_back(e.node);
+  }
+
+  // Topological order (post-order DFS, iterative).
+  std::vector<std::shared_ptr<Node>> order;
+  std::unordered_set<Node*> seen;
+  std::vector<std::pair<std::shared_ptr<Node>, size_t>> stack;
+  for (auto& r : roots) {
+    if (!seen.insert(r.get()).second) continue;
+    stack.push_back({r, 0});
+    while (!stack.empty()) {
+      auto& [n, next] = stack.back();
+      if (next < n->inputs.size()) {
+        std::shared_ptr<Node> c = n->inputs[next++].node;
+        if (c && seen.insert(c.get()).second) stack.push_back({c, 0});
+      } else {
+        order.push_back(n);
+        stack.pop_back();
+      }
+    }
+  }
+
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    Node* n = it->get();
+    if (n->is_leaf) continue;
+    size_t nout = n->out_shapes.size();
+    bool any = false;
+    std::vector<NDArray> og(nout);
+    for (size_t k = 0; k < nout; ++k) {
+      auto g = grads.find(EntryKey{n, static_cast<int>(k)});
+      if (g != grads.end()) {
+        og[k] = g->second;
+        any = true;
+      }
+    }
+    if (!any) continue;
+    if (n->freed)
+      MX_THROW(absl::StatusCode::kFailedPrecondition, "backward: the graph through ",
+               n->op ? n->op->name : std::string("a Function"),
+               " has already been freed by a previous backward; pass retain_graph=true to the "
+               "first backward to run it again");
+    for (size_t k = 0; k < nout; ++k)
+      if (og[k].is_none()) og[k] = NDArray::Full(n->out_shapes[k], 0.0, n->device, n->out_types[k]);
+    std::vector<NDArray> in_grads;
+    if (n->fn) {
+      DispatchState inner = st;
+      st.is_recording = false;
+      in_grads = n->fn->backward(og);
+      st = inner;
+      if (in_grads.size() != n->inputs.size())
+        MX_THROW(absl::StatusCode::kInvalidArgument, "autograd::Function::backward returned ",
+                 in_grads.size(), " gradients for ", n->inputs.size(), " inputs");
+    } else {
+      std::vector<NDArray> in(n->saved_in.size()), out(n->saved_out.size());
+      for (size_t i = 0; i < in.size(); ++i)
+        in[i] = create_graph ? Tracked(n->saved_in[i], n->inputs[i]) : n->saved_in[i];
+      for (size_t k = 0; k < out.size(); ++k)
+        out[k] = create_graph ? Tracked(n->saved_out[k], Entry{*it, static_cast<int>(k)}) : n->saved_out[k];
+      in_grads = EagerGradBuilder::Run(*n->op, n->attrs, in, out, og);
+    }
+    for (size_t i = 0; i < n->inputs.size(); ++i)
+      if (n->inputs[i].node && !in_grads[i].is_none()) accumulate(n->inputs[i], in_grads[i]);
+    if (!retain_graph && !create_graph) {
+      n->saved_in.clear();
+      n->saved_out.clear();
+      n->freed = true;
+    }
+  }
+  if (order_out) *order_out = std::move(order);
+  return grads;
+}
+
+}  // namespace
+
+bool is_recording() { return ThreadDispatchState().is_recording; }
+bool is_training() { return ThreadDispatchState().is_training; }
+
+bool set_recording(bool v) {
+  GetRecorder();
+  bool old = ThreadDispatchState().is_recording;
+  ThreadDispatchState().is_recording = v;
+  return old;
+}
+
+bool set_training(bool v) {
+  bool old = ThreadDispatchState().is_training;
+  ThreadDispatchState().is_training = v;
+  return old;
+}
+
+Scope::Scope(bool recording, bool training)
+    : prev_recording_(set_recording(recording)), prev_training_(set_training(training)) {}
+Scope::Scope(Scope&& o) noexcept
+    : prev_recording_(o.prev_recording_), prev_training_(o.prev_training_) {
+  o.active_ = false;
+}
+Scope::~Scope() {
+  if (!active_) return;
+  ThreadDispatchState().is_recording = prev_recording_;
+  ThreadDispatchState().is_training = prev_training_;
+}
+
+Scope record(bool train_mode) { return Scope(true, train_mode); }
+Scope pause(bool train_mode) { return Scope(false, train_mode); }
+Scope train_mode() { return Scope(is_recording(), true); }
+Scope predict_mode() { return Scope(is_recording(), false); }
+
+void mark_variables(const std::vector<NDArray>& variables, const std::vector<NDArray>& gradients,
+                    const std::vector<GradReq>& grad_reqs) {
+  if (variables.size() != gradients.size() || variables.size() != grad_reqs.size())
+    MX_THROW(absl::StatusCode::kInvalidArgument, "mark_variables: ", variables.size(), " variables, ",
+             gradients.size(), " gradients and ", grad_reqs.size(), " grad_reqs");
+  for (size_t i = 0; i < variables.size(); ++i) {
+    if (gradients[i].shape() != variables[i].shape())
+      MX_THROW(absl::StatusCode::kInvalidArgument, "mark_variables: gradient ", i, " has shape ",
+               gradients[i].shape().ToString(), ", variable has ", variables[i].shape().ToString());
+    NDArray::Impl* impl = variables[i].impl().get();
+    impl->grad = gradients[i].impl();
+    impl->grad_req = grad_reqs[i];
+    impl->autograd_entry.reset();
+  }
+}
+
+void backward(const std::vector<NDArray>& heads, const std::vector<NDArray>& head_grads,
+              bool retain_graph, bool train_mode) {
+  std::vector<std::shared_ptr<Node>> order;
+  auto grads = RunBackward(heads, head_grads, retain_graph, false, train_mode, &order);
+  auto paused = pause(train_mode);
+  for (const auto& n : order) {
+    if (!n->is_leaf) continue;
+    auto g = grads.find(EntryKey{n.get(), 0});
+    if (g == grads.end()) continue;
+    std::shared_ptr<NDArray::Impl> var = n->var.lock();
+    if (!var || !var->grad || var->grad_req == GradReq::kNull) continue;
+    NDArray buf(var->grad);
+    if (var->grad_req == GradReq::kAdd) {
+      const Op& add = OpRegistry::Get("elemwise_add");
+      NDArray sum = Invoke(add, OpAttrs::Parse(add, {}),
+                           std::vector<NDArray>{buf, g->second.astype(buf.dtype(), false)})[0];
+      sum.copyto(buf);
+    } else {
+      g->second.copyto(buf);
+    }
+  }
+}
+
+std::vector<NDArray> grad(const std::vector<NDArray>& heads, const std::vector<NDArray>& variables,
+                          const std::vector<NDArray>& head_grads, bool retain_graph,
+                          bool create_graph, bool train_mode) {
+  std::vector<Entry> var_entries;
+  for (size_t i = 0; i < variables.size(); ++i) {
+    Entry e = variables[i].is_none() ? Entry{} : EntryOf(variables[i]);
+    if (!e.node)
+      MX_THROW(absl::StatusCode::kFailedPrecondition, "grad: variable ", i,
+               " is neither marked (attach_grad) nor computed while recording");
+    var_entries.push_back(e);
+  }
+  auto grads = RunBackward(heads, head_grads, retain_graph, create_graph, train_mode, nullptr);
+  std::vector<NDArray> out;
+  for (size_t i = 0; i < variables.size(); ++i) {
+    auto g = grads.find(EntryKey{var_entries[i].node.get(), var_entries[i].index});
+    out.push_back(g != grads.end() ? g->second
+                                   : NDArray::Full(variables[i].shape(), 0.0, variables[i].device(),
+                                                   variables[i].dtype()));
+  }
+  return out;
+}
+
+bool is_tracked(const NDArray& a) {
+  return !a.is_none() && (a.impl()->autograd_entry || (a.impl()->grad && a.grad_req() != GradReq::kNull));
+}
+
+std::vector<NDArray> Function::operator()(const std::vector<NDArray>& inputs) {
+  GetRecorder();
+  std::vector<NDArray> outs;
+  {
+    auto paused = pause(is_training());
+    outs = forward(inputs);
+  }
+  for (auto& o : outs) o = o.ViewAs(o.shape());  // fresh handles we may attach history to
+  if (!is_recording()) return outs;
+  std::vector<Entry> in(inputs.size());
+  bool any = false;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    in[i] = EntryOf(inputs[i]);
+    any |= in[i].node != nullptr;
+  }
+  if (!any) return outs;
+  auto node = std::make_shared<Node>();
+  node->fn = shared_from_this();
+  node->inputs = std::move(in);
+  node->device = outs.empty() ? cpu() : outs[0].device();
+  for (const auto& y : outs) {
+    node->out_shapes.push_back(y.shape());
+    node->out_types.push_back(y.dtype());
+  }
+  for (size_t k = 0; k < outs.size(); ++k) SetEntry(outs[k], Entry{node, static_cast<int>(k)});
+  return outs;
+}
+
+int64_t LiveNodeCount() { return g_live_nodes.load(); }
+
+}  // namespace mxnet::autograd
