@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "base/strings.h"
+#include "ndarray/op.h"
 
 namespace mxnet {
 
@@ -38,6 +39,15 @@ NDArray::NDArray(const Shape& shape, Device device, DType dtype) {
   impl_->shape = shape;
   impl_->dtype = dtype;
   impl_->storage = Storage::Alloc(static_cast<size_t>(shape.Size()) * DTypeSize(dtype), device);
+}
+
+NDArray NDArray::Placeholder(const Shape& shape, Device device, DType dtype) {
+  auto impl = std::make_shared<Impl>();
+  impl->shape = shape;
+  impl->dtype = dtype;
+  impl->is_placeholder = true;
+  impl->storage = Storage::Alloc(0, device);
+  return NDArray(std::move(impl));
 }
 
 NDArray NDArray::Full(const Shape& shape, double value, Device device, DType dtype) {
@@ -247,6 +257,13 @@ void NDArray::SyncCopyFromCPU(const void* src, size_t bytes) const {
 }
 
 void NDArray::SyncCopyToCPU(void* dst, size_t bytes) const {
+  if (is_placeholder())
+    MX_THROW(absl::StatusCode::kFailedPrecondition, "cannot read the values of an array of shape ",
+             shape().ToString(), " that has no data yet (shape inference / uninitialized parameter)");
+  if (ThreadDispatchState().tracer && impl_->trace_entry)
+    MX_THROW(absl::StatusCode::kFailedPrecondition,
+             "cannot read array values inside a hybridized forward: the traced graph would depend on "
+             "data (use ops instead of reading values, or call the block without hybridize())");
   if (bytes != nbytes())
     MX_THROW(absl::StatusCode::kInvalidArgument, "SyncCopyToCPU: buffer of ", bytes,
              " bytes for an array of ", nbytes(), " bytes");

@@ -45,11 +45,16 @@ class NDArray {
   template <typename T>
   static NDArray FromVector(const std::vector<T>& values, const Shape& shape, Device device = cpu(),
                             DType dtype = CppToDType<T>());
+  // An array without data whose shape may be partly unknown (-1 dims): the stand-in for
+  // uninitialized parameters and values during shape-only dispatch (DispatchState::infer_only).
+  static NDArray Placeholder(const Shape& shape, Device device = cpu(),
+                             DType dtype = DType::kFloat32);
   // A scalar-filled array (like mx.nd.full).
   static NDArray Full(const Shape& shape, double value, Device device = cpu(),
                       DType dtype = DType::kFloat32);
 
   bool is_none() const { return impl_ == nullptr; }
+  bool is_placeholder() const { return impl_ && impl_->is_placeholder; }
   const Shape& shape() const;
   DType dtype() const;
   Device device() const;
@@ -131,6 +136,7 @@ class NDArray {
     size_t offset = 0;  // bytes
     Shape shape;
     DType dtype = DType::kFloat32;
+    bool is_placeholder = false;  // no data (NDArray::Placeholder)
     // Autograd: variable state (attach_grad) and tape entry.
     GradReq grad_req = GradReq::kNull;
     std::shared_ptr<Impl> grad;

@@ -276,6 +276,27 @@ void InferOutputs(const Op& op, const OpAttrs& attrs, ShapeVec* in_shapes, DType
     ElemwiseType(attrs, in_types, out_types);
 }
 
+namespace {
+// Shape-only dispatch (DispatchState::infer_only).
+NDArrayVec InvokeInferOnly(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inputs,
+                           ShapeVec& in_s, DTypeVec& in_t, Device dev, DispatchState& st) {
+  ShapeVec out_s;
+  DTypeVec out_t;
+  InferOutputs(op, attrs, &in_s, &in_t, &out_s, &out_t);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    NDArray::Impl& impl = *inputs[i].impl();
+    if (!impl.is_placeholder) continue;
+    MergeShape(&impl.shape, in_s[i], StrCat(op.name, ": input ", i));
+  }
+  NDArrayVec outs;
+  for (size_t i = 0; i < out_s.size(); ++i)
+    outs.push_back(NDArray::Placeholder(out_s[i], dev,
+                                        out_t[i] < 0 ? DType::kFloat32 : static_cast<DType>(out_t[i])));
+  Notify(op, attrs, inputs, outs, st);
+  return outs;
+}
+}  // namespace
+
 NDArrayVec Invoke(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inputs,
                   std::optional<Device> device) {
   CheckInputs(op, attrs, inputs);
@@ -285,10 +306,16 @@ NDArrayVec Invoke(const Op& op, const OpAttrs& attrs, std::span<const NDArray> i
     in_s.push_back(x.shape());
     in_t.push_back(static_cast<int>(x.dtype()));
   }
+  Device dev = device ? *device : inputs.empty() ? cpu() : inputs[0].device();
+  DispatchState& st = ThreadDispatchState();
+  if (st.infer_only) return InvokeInferOnly(op, attrs, inputs, in_s, in_t, dev, st);
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (inputs[i].is_placeholder())
+      MX_THROW(absl::StatusCode::kFailedPrecondition, op.name, ": input ", i, " (",
+               op.InputNames(attrs)[i], ") has no data yet (an uninitialized parameter?)");
   ShapeVec out_s;
   DTypeVec out_t;
   InferOutputs(op, attrs, &in_s, &in_t, &out_s, &out_t);
-  Device dev = device ? *device : inputs.empty() ? cpu() : inputs[0].device();
   NDArrayVec outs;
   for (size_t i = 0; i < out_s.size(); ++i) {
     if (!out_s[i].is_known() || out_t[i] < 0)
@@ -296,7 +323,6 @@ NDArrayVec Invoke(const Op& op, const OpAttrs& attrs, std::span<const NDArray> i
                ": cannot infer the shape/dtype of output ", i, " (got ", out_s[i].ToString(), ")");
     outs.emplace_back(out_s[i], dev, static_cast<DType>(out_t[i]));
   }
-  DispatchState& st = ThreadDispatchState();
   OpContext ctx{st.is_training, st.is_recording, dev};
   op.SelectKernel(dev.type, attrs, inputs)(ctx, attrs, inputs, outs);
   Notify(op, attrs, inputs, outs, st);

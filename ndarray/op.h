@@ -265,6 +265,10 @@ struct DispatchState {
   bool is_recording = false;
   bool is_training = false;
   InvokeObserver* tracer = nullptr;  // set while a HybridBlock is being traced
+  // Shape-only dispatch (deferred initialization): kernels do not run, outputs are placeholders
+  // (NDArray::Placeholder) with inferred shapes, and shapes an op infers for placeholder inputs
+  // (e.g. a weight of unknown shape) are written back into them.
+  bool infer_only = false;
 };
 DispatchState& ThreadDispatchState();
 // The process-wide recorder (autograd) notified when the thread is recording.

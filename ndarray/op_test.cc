@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "ndarray/grad.h"
-#include "ndarray/nd.h"
+#include "ndarray/ops/basic_api.h"
 #include "ndarray/testing/op_testing.h"
 
 namespace mxnet {
