@@ -32,11 +32,20 @@
 // and size is checked against the bytes that remain BEFORE anything is allocated (a record is at
 // least 4 bytes, a name at least 8; dims products are overflow-checked; payloads must be present
 // in full; npz members may not claim more than deflate's maximum ratio of their compressed size;
-// densified sparse arrays are capped by LoadOptions::max_densified_bytes). Errors are
-// kDataLoss (corrupt or truncated content) or kInvalidArgument (not a file of these formats),
-// kUnimplemented (valid but unsupported content, see above), kNotFound/kPermissionDenied/
-// kUnavailable (the file system), and name the file, the record and the byte offset:
-//   "cifar.params: record 3 at byte 0x710: unknown dtype flag 42 at byte 0x73C"
+// densified sparse arrays are capped by LoadOptions::max_densified_bytes). Further limits: at
+// most 32 dims (NumPy's limit; a legacy record's first u32 above 32 is "no record magic"), dims
+// >= 0 (or -1 where it means "none"), dtype flags 0..12, dev_type 1/2/3/5 with dev_id >= 0,
+// storage types 0..2 (V3: 0 only). Errors:
+//   kDataLoss          corrupt or truncated content (the usual case)
+//   kInvalidArgument   not a file of these formats (wrong magic), not a regular file
+//   kUnimplemented     valid but unsupported content (see above)
+//   kResourceExhausted a sparse record densifying beyond LoadOptions::max_densified_bytes
+//   kNotFound / kPermissionDenied / kUnavailable   the file system (errno)
+// Messages name the file, the record (or npz member) and the byte offsets involved:
+//   "cifar.params: record 1 at byte 0x710: unknown dtype flag 42 at byte 0x72C (valid: 0..12)"
+//   "m.params: names section at byte 0x10C960: name 5 at byte 0x10CA20: length 999 exceeds ..."
+// Duplicate names in a file are kept as they are (NDArrayFile::find returns the last, like a
+// Python dict built from the file).
 //
 // Trailing bytes: MXNet ignores anything after the names section, and so do we by default
 // (NDArrayFile::trailing_bytes tells how many there were); LoadOptions::allow_trailing_bytes =
@@ -102,11 +111,11 @@ struct RecordInfo {
 struct NDArrayFile {
   FileFormat format = FileFormat::kNDArrayList;
   bool is_dict = false;
-  std::vector<std::string> names;  // empty for a list; else one per array, file order
-  std::vector<NDArray> arrays;     // none arrays (is_none()) are kept in place
+  std::vector<std::string> names;   // empty for a list; else one per array, file order
+  std::vector<NDArray> arrays;      // none arrays (is_none()) are kept in place
   std::vector<RecordInfo> records;  // one per array
-  uint64_t bytes_consumed = 0;  // bytes parsed (file size - trailing_bytes)
-  uint64_t trailing_bytes = 0;  // ignored bytes after the names section / .npy data
+  uint64_t bytes_consumed = 0;      // bytes parsed (file size - trailing_bytes)
+  uint64_t trailing_bytes = 0;      // ignored bytes after the names section / .npy data
 
   size_t size() const { return arrays.size(); }
   bool empty() const { return arrays.empty(); }
