@@ -105,6 +105,16 @@ class Recorder final : public InvokeObserver {
   }
 };
 
+void BackwardFromArray(const NDArray& head, const NDArray& head_grad, bool retain_graph, bool train_mode) {
+  backward({head}, {head_grad}, retain_graph, train_mode);
+}
+
+// NDArray::backward reaches autograd through this hook (alwayslink keeps it).
+const bool kBackwardHookInstalled = [] {
+  SetBackwardHook(&BackwardFromArray);
+  return true;
+}();
+
 Recorder* GetRecorder() {
   static Recorder* r = [] {
     auto* rec = new Recorder();

@@ -61,6 +61,18 @@ TEST(Autograd, SquareGivesTwoX) {
   EXPECT_EQ(x.grad().ToVector<double>(), (std::vector<double>{2, -4, 6}));
 }
 
+TEST(Autograd, NDArrayBackwardMethod) {
+  NDArray x = Vec({2, 5});
+  x.attach_grad();
+  NDArray y;
+  {
+    auto r = record();
+    y = nd::elemwise_mul(x, x);
+  }
+  y.backward(Vec({1, 0.5}));
+  EXPECT_EQ(x.grad().ToVector<double>(), (std::vector<double>{4, 5}));
+}
+
 TEST(Autograd, HeadGradsScale) {
   NDArray x = Vec({1, 2});
   x.attach_grad();

@@ -314,6 +314,18 @@ NDArray NDArray::grad() const {
 
 GradReq NDArray::grad_req() const { return checked().grad_req; }
 
+namespace {
+BackwardHook g_backward_hook = nullptr;
+}  // namespace
+
+void SetBackwardHook(BackwardHook hook) { g_backward_hook = hook; }
+
+void NDArray::backward(const NDArray& out_grad, bool retain_graph, bool train_mode) const {
+  if (!g_backward_hook)
+    MX_THROW(absl::StatusCode::kFailedPrecondition, "NDArray::backward needs the //autograd library linked");
+  g_backward_hook(*this, out_grad, retain_graph, train_mode);
+}
+
 // ---- Element conversion. ----
 namespace {
 template <typename S, typename D>

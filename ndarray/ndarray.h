@@ -121,6 +121,10 @@ class NDArray {
   // The gradient buffer; none if attach_grad was not called.
   NDArray grad() const;
   GradReq grad_req() const;
+  // Back-propagates from this array (mx NDArray.backward): autograd::backward({*this},
+  // {out_grad}, retain_graph, train_mode). Needs //autograd linked (kFailedPrecondition if not).
+  void backward(const NDArray& out_grad = NDArray(), bool retain_graph = false,
+                bool train_mode = true) const;
 
   // MXNet-style text: values in NumPy layout then "<NDArray 2x3 @cpu(0)>".
   std::string ToString() const;
@@ -155,6 +159,11 @@ class NDArray {
 };
 
 std::ostream& operator<<(std::ostream& os, const NDArray& a);
+
+// Installed by //autograd so NDArray::backward can reach it without a dependency cycle.
+using BackwardHook = void (*)(const NDArray& head, const NDArray& head_grad, bool retain_graph,
+                              bool train_mode);
+void SetBackwardHook(BackwardHook hook);
 
 // Blocks until all pending work on every device is done (mx.nd.waitall).
 void waitall();

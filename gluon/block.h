@@ -1,0 +1,210 @@
+// Gluon blocks (mxnet.gluon.Block / HybridBlock), following ../shared/seeds (gluon-hybridblock-api,
+// gluon-block-source-1x) with MXNet 2's structured parameter names and forward() style:
+//
+//   class Model : public gluon::HybridBlock {
+//    public:
+//     Model() {
+//       dense0 = register_child(std::make_shared<nn::Dense>(20), "dense0");
+//       dense1 = register_child(std::make_shared<nn::Dense>(20), "dense1");
+//     }
+//     NDArray forward(const NDArray& x) override {
+//       return nd::relu((*dense1)(nd::relu((*dense0)(x))));
+//     }
+//     std::shared_ptr<nn::Dense> dense0, dense1;
+//   };
+//   auto model = std::make_shared<Model>();
+//   model->initialize(nullptr, {cpu(0)});
+//   model->hybridize();
+//   NDArray y = (*model)(nd::zeros({10, 10}));
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "gluon/parameter.h"
+#include "ndarray/op.h"
+#include "symbol/executor.h"
+
+namespace mxnet::gluon {
+
+class Block;
+using BlockPtr = std::shared_ptr<Block>;
+
+// Removes a hook when detach() is called (or never, if dropped).
+class HookHandle {
+ public:
+  HookHandle() = default;
+  HookHandle(std::weak_ptr<std::map<int, std::function<void()>>> owner, int id)
+      : owner_(std::move(owner)), id_(id) {}
+  void detach();
+
+ private:
+  std::weak_ptr<std::map<int, std::function<void()>>> owner_;
+  int id_ = -1;
+};
+
+struct LoadParametersOptions {
+  std::vector<Device> devices = {cpu()};
+  bool allow_missing = false;
+  bool ignore_extra = false;
+  bool cast_dtype = false;
+  std::string dtype_source = "current";  // "current" or "saved"
+};
+
+struct HybridizeOptions {
+  bool static_alloc = false;
+  bool static_shape = false;
+  std::string backend;  // optimize_for backend name ("" = default passes)
+};
+
+class Block : public std::enable_shared_from_this<Block> {
+ public:
+  using PreHook = std::function<void(Block&, const NDArrayVec& inputs)>;
+  using PostHook = std::function<void(Block&, const NDArrayVec& inputs, const NDArrayVec& outputs)>;
+
+  Block();
+  virtual ~Block();
+  Block(const Block&) = delete;
+  Block& operator=(const Block&) = delete;
+
+  // Calls the block: hooks, deferred initialization, then forward (or the cached graph of a
+  // hybridized HybridBlock).
+  NDArray operator()(const NDArray& x);
+  NDArrayVec operator()(const NDArrayVec& inputs);
+
+  // The computation. Override one of the two: the single-array form for one input and output,
+  // the vector form for several.
+  virtual NDArray forward(const NDArray& x);
+  virtual NDArrayVec forward(const NDArrayVec& inputs);
+
+  // Registers a child under `name` (default: its index among the children, like Sequential),
+  // giving its parameters structured names "name.param". Returns the child.
+  template <typename B>
+  std::shared_ptr<B> register_child(std::shared_ptr<B> block, std::string name = "") {
+    RegisterChildImpl(block, std::move(name));
+    return block;
+  }
+  // Creates and registers a parameter of this block.
+  ParameterPtr register_parameter(const std::string& name, ParameterOptions options = {});
+  // Registers an existing (possibly shared) parameter.
+  ParameterPtr register_parameter(const std::string& name, ParameterPtr param);
+
+  const std::vector<std::pair<std::string, BlockPtr>>& children() const { return children_; }
+  // This block's own parameters (not its children's).
+  const std::vector<std::pair<std::string, ParameterPtr>>& params() const { return params_; }
+  // All parameters with structured names ("features.0.weight"); `select` is a regular
+  // expression that must match at the start of the name (Python re.match), e.g. ".*weight|.*bias".
+  ParameterDict collect_params(const std::string& select = "") const;
+
+  // Initializes every parameter (Block::initialize; default initializer Uniform(0.07)).
+  void initialize(InitializerPtr init = nullptr, std::vector<Device> devices = {cpu()},
+                  bool verbose = false, bool force_reinit = false);
+  // Applies fn to every child (depth first), then to this block.
+  Block& apply(const std::function<void(Block&)>& fn);
+  HookHandle register_forward_pre_hook(PreHook hook);
+  HookHandle register_forward_hook(PostHook hook);
+
+  // Parameters by structured name in MXNet's NDArray-list format (FORMATS.md §1, §4).
+  // deduplicate: shared parameters are saved once.
+  absl::Status save_parameters(const std::string& filename, bool deduplicate = false) const;
+  // Loads save_parameters files of ours, MXNet 1.x and 2.x (arg:/aux: prefixes are stripped).
+  // Missing/extra keys are errors naming the keys and the file unless allowed.
+  absl::Status load_parameters(const std::string& filename, const LoadParametersOptions& o = {});
+  absl::Status load_dict(const std::vector<std::pair<std::string, NDArray>>& dict,
+                         const LoadParametersOptions& o = {}, const std::string& source = "dict");
+  // Uses `shared`'s parameters for every matching structured name.
+  void share_parameters(const ParameterDict& shared);
+  // Sets grad_req/lr_mult/wd_mult on all parameters.
+  void setattr(const std::string& name, const std::string& value);
+  void zero_grad();
+  virtual void cast(DType dtype);
+  void reset_device(const std::vector<Device>& devices);
+
+  // MXNet's summary table (Layer (type), Output Shape, Param #, totals) for a forward on
+  // `inputs`; the block must be initialized and not hybridized.
+  std::string summary(const NDArrayVec& inputs);
+  // prefix-model.params (deduplicated parameters) and prefix-model.json (the block tree), and
+  // loading them back into a block of the same structure.
+  absl::Status save(const std::string& prefix) const;
+  absl::Status load(const std::string& prefix);
+
+  // Turns hybridization on/off recursively (no effect on plain Blocks).
+  virtual void hybridize(bool active = true, const HybridizeOptions& options = {});
+
+  // "Dense", "Model", ...: the class name shown when printing.
+  virtual std::string class_name() const;
+  // The block tree like MXNet prints it.
+  virtual std::string ToString() const;
+
+ protected:
+  // Extra text inside the parentheses when printing a leaf block ("None -> 20, linear").
+  virtual std::string repr_args() const { return ""; }
+  // Whether `child` may be registered (HybridBlock requires hybrid children).
+  virtual void CheckChild(const Block& child) const {}
+  // Runs forward in this block's mode (HybridBlock: the cached graph when hybridized).
+  virtual NDArrayVec CallForward(const NDArrayVec& inputs);
+  // Completes deferred parameter initialization by a shape-only pass over forward.
+  virtual void InferParameterShapes(const NDArrayVec& inputs);
+  void RegisterChildImpl(BlockPtr child, std::string name);
+  bool has_hooks() const;
+
+  std::vector<std::pair<std::string, BlockPtr>> children_;
+  std::vector<std::pair<std::string, ParameterPtr>> params_;
+  std::shared_ptr<std::map<int, std::function<void()>>> hook_removers_;
+  std::map<int, PreHook> pre_hooks_;
+  std::map<int, PostHook> post_hooks_;
+  int next_hook_id_ = 0;
+
+ private:
+  void CollectParams(const std::string& prefix, ParameterDict* out) const;
+  int forward_depth_ = 0;  // detects a forward that overrides neither form
+};
+
+// A block that can be traced into a graph and run by the optimized executor.
+class HybridBlock : public Block {
+ public:
+  void hybridize(bool active = true, const HybridizeOptions& options = {}) override;
+  bool is_hybridized() const { return active_; }
+  // Completes parameter shapes (deferred init) from input shapes without computing anything.
+  void infer_shape(const NDArrayVec& inputs);
+  void infer_type(const NDArrayVec& inputs);
+  // Writes path-symbol.json and path-NNNN.params (arg:/aux: keys; inputs "data" or
+  // "data0".."dataN") from the last traced graph (call the hybridized block once first).
+  // MXNet's HybridBlock.export (named export_model: `export` is a C++ keyword).
+  absl::Status export_model(const std::string& path, int epoch = 0) const;
+  // Called after every op of the cached graph with (tensor name, op name, tensor).
+  void register_op_hook(sym::CachedOp::Monitor callback, bool monitor_all = false);
+  // Hybridizes with `backend` options and compiles the graph for `inputs` now.
+  void optimize_for(const NDArrayVec& inputs, const std::string& backend = "");
+  // The traced graph (empty Symbol before the first hybridized call).
+  sym::Symbol cached_graph() const;
+  void cast(DType dtype) override;
+
+ protected:
+  void CheckChild(const Block& child) const override;
+  NDArrayVec CallForward(const NDArrayVec& inputs) override;
+  void ClearCache();
+  // Traces forward into a graph for this input signature.
+  void Trace(const NDArrayVec& inputs);
+
+  bool active_ = false;
+  HybridizeOptions options_;
+  struct Cache {
+    std::string key;
+    sym::Symbol graph;
+    std::shared_ptr<sym::CachedOp> op;
+    // Per cached-op input: index of the block input, or -1 with the parameter.
+    std::vector<int> input_index;
+    std::vector<ParameterPtr> input_param;
+  };
+  std::shared_ptr<const Cache> cache_;
+  mutable std::mutex cache_mu_;
+  sym::CachedOp::Monitor monitor_;
+  bool monitor_all_ = false;
+};
+
+}  // namespace mxnet::gluon

@@ -1,0 +1,280 @@
+#include "gluon/block.h"
+
+#include <cstdio>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "autograd/autograd.h"
+#include "gluon/symbol_block.h"
+#include "ndarray/ops/basic_api.h"
+#include "ndarray/random.h"
+#include "ndarray/testing/op_testing.h"
+
+namespace mxnet::gluon {
+namespace {
+
+using testing::AllClose;
+using testing::RandomArray;
+
+// y = x * weight + bias, weight/bias shapes inferred from x (deferred init).
+class Mul : public HybridBlock {
+ public:
+  Mul() {
+    weight = register_parameter("weight", {.shape = Shape::Unknown()});
+    bias = register_parameter("bias", {.shape = Shape::Unknown()});
+  }
+  NDArray forward(const NDArray& x) override {
+    ++calls;
+    return nd::elemwise_add(nd::elemwise_mul(x, weight->data(x.device())), bias->data(x.device()));
+  }
+  std::string class_name() const override { return "Mul"; }
+  ParameterPtr weight, bias;
+  int calls = 0;
+};
+
+class Net : public HybridBlock {
+ public:
+  Net() {
+    layer0 = register_child(std::make_shared<Mul>(), "layer0");
+    layer1 = register_child(std::make_shared<Mul>(), "layer1");
+  }
+  NDArray forward(const NDArray& x) override {
+    ++calls;
+    return nd::mul_scalar((*layer1)(nd::negative((*layer0)(x))), 0.5);
+  }
+  std::string class_name() const override { return "Net"; }
+  std::shared_ptr<Mul> layer0, layer1;
+  int calls = 0;
+};
+
+std::string TempPath(const std::string& name) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  return std::string(dir ? dir : "/tmp") + "/" + name;
+}
+
+TEST(Block, StructuredNamesAndSelection) {
+  Net net;
+  EXPECT_EQ(net.collect_params().keys(),
+            (std::vector<std::string>{"layer0.weight", "layer0.bias", "layer1.weight", "layer1.bias"}));
+  EXPECT_EQ(net.collect_params(".*weight|.*bias").size(), 4u);
+  EXPECT_EQ(net.collect_params(".*weight").keys(), (std::vector<std::string>{"layer0.weight", "layer1.weight"}));
+  EXPECT_EQ(net.collect_params("layer1").keys(), (std::vector<std::string>{"layer1.weight", "layer1.bias"}));
+  EXPECT_TRUE(net.collect_params("weight").empty());  // anchored at the start, like re.match
+  EXPECT_THROW(net.collect_params("("), Error);
+  EXPECT_EQ(net.ToString(), "Net(\n  (layer0): Mul()\n  (layer1): Mul()\n)");
+}
+
+TEST(Block, DeferredInitializationCompletesAtFirstForward) {
+  Net net;
+  net.initialize(init::Constant(2));
+  EXPECT_TRUE(net.layer0->weight->has_deferred_init());
+  try {
+    net.layer0->weight->data();
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("deferred"), std::string::npos) << e.what();
+  }
+  NDArray x = NDArray::FromVector(std::vector<float>{1, 2, 3}, Shape{3});
+  NDArray y = net(x);
+  EXPECT_EQ(net.layer0->weight->shape(), Shape({3}));
+  // Constant(2) is the block initializer: weights 2, biases 0 (name rule).
+  // layer0: 2x, negative: -2x, layer1: -4x, * 0.5: -2x
+  EXPECT_EQ(y.ToVector<float>(), (std::vector<float>{-2, -4, -6}));
+}
+
+TEST(Block, UninitializedParameterIsAClearError) {
+  Mul m;
+  NDArray x(Shape{2});
+  try {
+    m(x);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not been initialized"), std::string::npos) << e.what();
+  }
+}
+
+TEST(HybridBlock, HybridizedMatchesImperativeOutputsAndGradients) {
+  auto run = [](bool hybrid, NDArray* y, std::vector<NDArray>* grads) {
+    mxnet::random::seed(3);
+    Net net;
+    net.initialize(init::Uniform(1.0));
+    if (hybrid) net.hybridize();
+    NDArray x = RandomArray(Shape{2, 3}, -1, 1, 9, DType::kFloat32);
+    {
+      auto r = autograd::record();
+      *y = net(x);
+    }
+    autograd::backward({*y});
+    for (const auto& [_, p] : net.collect_params()) grads->push_back(p->grad());
+    if (hybrid) {
+      EXPECT_EQ(net.calls, 2);  // one shape-only pass (deferred init) and one trace
+      net(x);
+      net(x);
+      EXPECT_EQ(net.calls, 2);  // later calls run the cached graph
+      EXPECT_FALSE(net.cached_graph().outputs().empty());
+    }
+  };
+  NDArray yi, yh;
+  std::vector<NDArray> gi, gh;
+  run(false, &yi, &gi);
+  run(true, &yh, &gh);
+  EXPECT_TRUE(AllClose(yh, yi, 0, 0));
+  ASSERT_EQ(gi.size(), gh.size());
+  for (size_t i = 0; i < gi.size(); ++i) EXPECT_TRUE(AllClose(gh[i], gi[i], 1e-6, 1e-7)) << i;
+}
+
+TEST(HybridBlock, NewInputRankRetraces) {
+  Net net;
+  net.initialize();
+  net.hybridize();
+  net(NDArray::Full(Shape{4}, 1.0));
+  EXPECT_EQ(net.calls, 2);  // shape pass + trace
+  // Parameters are (4,): a different rank traces again and reports the shape error clearly.
+  EXPECT_THROW(net(NDArray::Full(Shape{2, 4}, 1.0)), Error);
+}
+
+class Reader : public HybridBlock {
+ public:
+  NDArray forward(const NDArray& x) override {
+    if (x.ToVector<float>()[0] > 0) return nd::negative(x);  // data-dependent branch
+    return x;
+  }
+};
+
+TEST(HybridBlock, ReadingValuesWhileHybridizedIsAnError) {
+  Reader r;
+  NDArray x = NDArray::Full(Shape{2}, 1.0);
+  EXPECT_EQ(r(x).ToVector<float>()[0], -1);  // fine imperatively
+  r.hybridize();
+  try {
+    r(x);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("hybridized"), std::string::npos) << e.what();
+  }
+}
+
+class Plain : public Block {
+ public:
+  NDArray forward(const NDArray& x) override { return x; }
+};
+
+TEST(HybridBlock, NonHybridChildIsRejected) {
+  Net net;
+  EXPECT_THROW(net.register_child(std::make_shared<Plain>(), "plain"), Error);
+  Plain p;
+  EXPECT_NO_THROW(p.register_child(std::make_shared<Mul>(), "m"));
+}
+
+TEST(Block, HooksFireInOrderAndDetach) {
+  Net net;
+  net.initialize();
+  std::vector<std::string> log;
+  HookHandle a = net.register_forward_pre_hook([&](Block&, const NDArrayVec&) { log.push_back("pre"); });
+  HookHandle b = net.register_forward_hook([&](Block&, const NDArrayVec&, const NDArrayVec&) { log.push_back("post"); });
+  HookHandle c = net.layer0->register_forward_hook([&](Block&, const NDArrayVec&, const NDArrayVec&) { log.push_back("child"); });
+  net(NDArray::Full(Shape{2}, 1.0));
+  EXPECT_EQ(log, (std::vector<std::string>{"pre", "child", "post"}));
+  a.detach();
+  c.detach();
+  log.clear();
+  net(NDArray::Full(Shape{2}, 1.0));
+  EXPECT_EQ(log, (std::vector<std::string>{"post"}));
+}
+
+TEST(Block, SaveAndLoadParameters) {
+  Net a, b;
+  a.initialize(init::Uniform(1));
+  NDArray x = RandomArray(Shape{3}, -1, 1, 4, DType::kFloat32);
+  NDArray ya = a(x);
+  std::string path = TempPath("net.params");
+  ASSERT_TRUE(a.save_parameters(path).ok());
+  b.initialize();
+  b(x);
+  ASSERT_TRUE(b.load_parameters(path).ok());
+  EXPECT_TRUE(AllClose(b(x), ya, 0, 0));
+  // Missing and extra keys are errors naming them and the file.
+  Mul single;
+  auto st = single.load_parameters(path);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(std::string(st.message()).find(path), std::string::npos) << st;
+  EXPECT_NE(std::string(st.message()).find("layer0.weight"), std::string::npos) << st;
+  EXPECT_TRUE(single.load_parameters(path, {.allow_missing = true, .ignore_extra = true}).ok());
+  EXPECT_FALSE(b.load_parameters(TempPath("missing.params")).ok());
+}
+
+TEST(HybridBlock, ExportThenImportGivesTheSameOutputs) {
+  Net net;
+  net.initialize(init::Uniform(1));
+  net.hybridize();
+  NDArray x = RandomArray(Shape{2, 3}, -1, 1, 5, DType::kFloat32);
+  NDArray y = net(x);
+  std::string prefix = TempPath("exported");
+  ASSERT_TRUE(net.export_model(prefix, 7).ok());
+  auto block = SymbolBlock::imports(prefix + "-symbol.json", {"data"}, prefix + "-0007.params");
+  ASSERT_TRUE(block.ok()) << block.status();
+  EXPECT_TRUE(AllClose((**block)(x), y, 0, 0));
+  EXPECT_EQ((*block)->collect_params().size(), 4u);
+  Net fresh;
+  EXPECT_FALSE(fresh.export_model(prefix).ok());  // never traced
+  EXPECT_FALSE(SymbolBlock::imports(prefix + "-symbol.json", {"nope"}).ok());
+}
+
+TEST(HybridBlock, ConcurrentCallsOfOneHybridizedBlock) {
+  Net net;
+  net.initialize(init::Uniform(1));
+  net.hybridize(true, {.static_alloc = true});
+  NDArray x0 = RandomArray(Shape{16}, -1, 1, 1, DType::kFloat32);
+  NDArray expected = net(x0);
+  std::vector<char> ok(4, 1);  // not vector<bool>: its bits share words across threads
+  std::vector<std::thread> ts;
+  for (int t = 0; t < 4; ++t)
+    ts.emplace_back([&, t] {
+      for (int i = 0; i < 50; ++i) ok[t] = ok[t] && static_cast<bool>(AllClose(net(x0), expected, 0, 0));
+    });
+  for (auto& t : ts) t.join();
+  for (char b : ok) EXPECT_TRUE(b);
+}
+
+TEST(Block, SummaryTable) {
+  Net net;
+  net.initialize();
+  std::string s = net.summary({NDArray::Full(Shape{2, 5}, 1.0)});
+  EXPECT_NE(s.find("Layer (type)"), std::string::npos) << s;
+  EXPECT_NE(s.find("Mul-1"), std::string::npos) << s;
+  EXPECT_NE(s.find("Net-3"), std::string::npos) << s;
+  EXPECT_NE(s.find("Total params: 40"), std::string::npos) << s;  // 4 params of (2, 5)
+  net.hybridize();
+  EXPECT_THROW(net.summary({NDArray::Full(Shape{2, 5}, 1.0)}), Error);
+}
+
+TEST(Block, SetattrZeroGradShareCast) {
+  Net a;
+  a.initialize();
+  a(NDArray::Full(Shape{2}, 1.0));
+  a.setattr("grad_req", "null");
+  EXPECT_EQ(a.layer0->weight->grad_req(), GradReq::kNull);
+  EXPECT_THROW(a.setattr("colour", "red"), Error);
+  Net b;
+  b.share_parameters(a.collect_params());
+  EXPECT_EQ(b.collect_params().get("layer1.bias"), a.collect_params().get("layer1.bias"));
+  a.cast(DType::kFloat64);
+  EXPECT_EQ(a.layer0->weight->data().dtype(), DType::kFloat64);
+}
+
+TEST(Block, SaveLoadPrefixChecksStructure) {
+  Net a, b;
+  a.initialize(init::Uniform(1));
+  NDArray x = NDArray::Full(Shape{3}, 0.5);
+  NDArray y = a(x);
+  std::string prefix = TempPath("whole");
+  ASSERT_TRUE(a.save(prefix).ok());
+  ASSERT_TRUE(b.load(prefix).ok());
+  EXPECT_TRUE(AllClose(b(x), y, 0, 0));
+  Mul other;
+  EXPECT_FALSE(other.load(prefix).ok());
+}
+
+}  // namespace
+}  // namespace mxnet::gluon

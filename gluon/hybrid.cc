@@ -1,0 +1,220 @@
+// HybridBlock: tracing forward() into a Symbol through the ndarray dispatch observer (MXNet 2's
+// deferred compute), the cached executor, export, and shape inference for deferred init.
+#include <unordered_map>
+
+#include "autograd/autograd.h"
+#include "base/strings.h"
+#include "gluon/block.h"
+#include "ndarray/io.h"
+
+namespace mxnet::gluon {
+namespace {
+
+struct TraceEntry final : ArrayHookState {
+  explicit TraceEntry(sym::NodeEntry e) : entry(std::move(e)) {}
+  sym::NodeEntry entry;
+};
+
+sym::NodeEntry* EntryOf(const NDArray& a) {
+  auto* t = static_cast<TraceEntry*>(a.impl()->trace_entry.get());
+  return t ? &t->entry : nullptr;
+}
+
+// Records every op dispatched on this thread as a graph node.
+class Tracer final : public InvokeObserver {
+ public:
+  void OnInvoke(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inputs,
+                std::span<const NDArray> outputs) override {
+    auto n = std::make_shared<sym::Node>();
+    n->op = &op;
+    n->attrs = attrs;
+    n->params = attrs.ToDict();
+    n->name = sym::NameManager::Get("", sym::OpNameHint(op));
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      sym::NodeEntry* e = EntryOf(inputs[i]);
+      if (!e)
+        MX_THROW(absl::StatusCode::kFailedPrecondition, "hybridize: ", op.name, " (input ",
+                 op.InputNames(attrs)[i], ") uses an array that is neither a block input nor a "
+                 "Parameter, nor computed from them by ops. Register constants as gluon::Constant, "
+                 "create them with ops inside forward, or use nd:: ops instead of NDArray views");
+      n->inputs.push_back(*e);
+    }
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      outputs[k].impl()->trace_entry = std::make_shared<TraceEntry>(sym::NodeEntry{n, static_cast<int>(k), 0});
+      traced.push_back(outputs[k]);
+    }
+  }
+  std::vector<NDArray> traced;  // arrays whose trace state must be cleared afterwards
+};
+
+std::string InputName(size_t i, size_t n) { return n == 1 ? "data" : StrCat("data", i); }
+
+std::string SignatureKey(const NDArrayVec& in) {
+  std::string k;
+  for (const auto& a : in) StrAppend(&k, a.ndim(), ":", DTypeFlag(a.dtype()), ":", a.device().ToString(), ";");
+  return k;
+}
+
+}  // namespace
+
+void HybridBlock::CheckChild(const Block& child) const {
+  if (!dynamic_cast<const HybridBlock*>(&child))
+    MX_THROW(absl::StatusCode::kInvalidArgument, "Children of HybridBlock must also be HybridBlock, but ",
+             child.class_name(), " has type Block. If you are using Sequential, please try "
+             "HybridSequential instead.");
+}
+
+void HybridBlock::hybridize(bool active, const HybridizeOptions& options) {
+  active_ = active;
+  options_ = options;
+  ClearCache();
+  Block::hybridize(active, options);
+}
+
+void HybridBlock::ClearCache() {
+  std::lock_guard<std::mutex> l(cache_mu_);
+  cache_.reset();
+}
+
+void HybridBlock::cast(DType dtype) {
+  ClearCache();
+  Block::cast(dtype);
+}
+
+sym::Symbol HybridBlock::cached_graph() const {
+  std::lock_guard<std::mutex> l(cache_mu_);
+  return cache_ ? cache_->graph : sym::Symbol();
+}
+
+void HybridBlock::register_op_hook(sym::CachedOp::Monitor callback, bool monitor_all) {
+  std::lock_guard<std::mutex> l(cache_mu_);
+  monitor_ = std::move(callback);
+  monitor_all_ = monitor_all;
+  if (cache_) cache_->op->set_monitor(monitor_, monitor_all_);
+}
+
+void HybridBlock::Trace(const NDArrayVec& inputs) {
+  DispatchState& st = ThreadDispatchState();
+  Tracer tracer;
+  ParameterDict params = collect_params();
+  Device dev = inputs.empty() ? cpu() : inputs[0].device();
+  std::unordered_map<std::string, ParameterPtr> param_by_name;
+  std::vector<NDArray> tagged;
+  // Parameters and inputs become variables of the graph.
+  for (const auto& [name, p] : params) {
+    NDArray d = p->data(dev);
+    if (d.impl()->trace_entry) continue;  // shared parameter already tagged
+    sym::Symbol v = p->var(name);
+    d.impl()->trace_entry = std::make_shared<TraceEntry>(v.outputs()[0]);
+    tagged.push_back(d);
+    param_by_name[name] = p;
+  }
+  NDArrayVec views;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    NDArray v = inputs[i].detach();
+    v.impl()->trace_entry =
+        std::make_shared<TraceEntry>(sym::Symbol::Variable(InputName(i, inputs.size())).outputs()[0]);
+    views.push_back(v);
+  }
+  auto clear = [&] {
+    for (auto& a : tagged) a.impl()->trace_entry.reset();
+    for (auto& a : tracer.traced) a.impl()->trace_entry.reset();
+  };
+  NDArrayVec outs;
+  {
+    auto paused = autograd::pause(autograd::is_training());
+    InvokeObserver* prev = st.tracer;
+    st.tracer = &tracer;
+    try {
+      outs = forward(views);
+    } catch (...) {
+      st.tracer = prev;
+      clear();
+      throw;
+    }
+    st.tracer = prev;
+  }
+  std::vector<sym::NodeEntry> heads;
+  for (size_t k = 0; k < outs.size(); ++k) {
+    sym::NodeEntry* e = EntryOf(outs[k]);
+    if (!e) {
+      clear();
+      MX_THROW(absl::StatusCode::kFailedPrecondition, class_name(), ": output ", k,
+               " of the hybridized forward is not computed by ops from the inputs and parameters");
+    }
+    heads.push_back(*e);
+  }
+  clear();
+  auto cache = std::make_shared<Cache>();
+  cache->key = SignatureKey(inputs);
+  cache->graph = sym::Symbol(heads);
+  cache->op = std::make_shared<sym::CachedOp>(
+      cache->graph, sym::CachedOpOptions{options_.static_alloc, options_.static_shape, true});
+  if (monitor_) cache->op->set_monitor(monitor_, monitor_all_);
+  for (const auto& name : cache->op->input_names()) {
+    int idx = -1;
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (name == InputName(i, inputs.size())) idx = static_cast<int>(i);
+    cache->input_index.push_back(idx);
+    cache->input_param.push_back(idx < 0 ? param_by_name.at(name) : nullptr);
+  }
+  std::lock_guard<std::mutex> l(cache_mu_);
+  cache_ = cache;
+}
+
+NDArrayVec HybridBlock::CallForward(const NDArrayVec& inputs) {
+  DispatchState& st = ThreadDispatchState();
+  if (!active_ || st.tracer || st.infer_only) return forward(inputs);
+  std::shared_ptr<const Cache> cache;
+  {
+    std::lock_guard<std::mutex> l(cache_mu_);
+    cache = cache_;
+  }
+  if (!cache || cache->key != SignatureKey(inputs)) {
+    Trace(inputs);
+    std::lock_guard<std::mutex> l(cache_mu_);
+    cache = cache_;
+  }
+  Device dev = inputs.empty() ? cpu() : inputs[0].device();
+  std::vector<NDArray> args;
+  for (size_t i = 0; i < cache->input_index.size(); ++i)
+    args.push_back(cache->input_index[i] >= 0 ? inputs[cache->input_index[i]] : cache->input_param[i]->data(dev));
+  return (*cache->op)(args);
+}
+
+void HybridBlock::infer_shape(const NDArrayVec& inputs) { InferParameterShapes(inputs); }
+
+void HybridBlock::infer_type(const NDArrayVec& inputs) {
+  // Parameters take their declared dtypes; the shape pass checks that every op accepts them.
+  InferParameterShapes(inputs);
+}
+
+void HybridBlock::optimize_for(const NDArrayVec& inputs, const std::string& backend) {
+  HybridizeOptions o = options_;
+  o.backend = backend;
+  hybridize(true, o);
+  (*this)(inputs);
+}
+
+absl::Status HybridBlock::export_model(const std::string& path, int epoch) const {
+  sym::Symbol graph = cached_graph();
+  if (graph.outputs().empty())
+    return absl::FailedPreconditionError(
+        "Please first call block.hybridize() and then run forward with this block at least once "
+        "before calling export.");
+  char suffix[32];
+  std::snprintf(suffix, sizeof suffix, "-%04d.params", epoch);
+  std::vector<std::string> args = graph.list_arguments(), aux = graph.list_auxiliary_states();
+  std::vector<std::pair<std::string, NDArray>> arrays;
+  absl::Status st = StatusFromCall([&] {
+    for (const auto& [name, p] : collect_params()) {
+      if (std::find(args.begin(), args.end(), name) != args.end()) arrays.push_back({"arg:" + name, p->data()});
+      else if (std::find(aux.begin(), aux.end(), name) != aux.end()) arrays.push_back({"aux:" + name, p->data()});
+    }
+  });
+  MX_RETURN_IF_ERROR(st);
+  MX_RETURN_IF_ERROR(graph.save(path + "-symbol.json"));
+  return nd::save(path + suffix, arrays);
+}
+
+}  // namespace mxnet::gluon

@@ -1,0 +1,248 @@
+#include "gluon/parameter.h"
+
+#include <iostream>
+
+#include "base/strings.h"
+#include "ndarray/op.h"
+
+namespace mxnet::gluon {
+
+Parameter::Parameter(std::string name, ParameterOptions o)
+    : name_(std::move(name)),
+      shape_(o.shape),
+      dtype_(o.dtype),
+      init_(std::move(o.init)),
+      grad_req_(o.differentiable ? o.grad_req : GradReq::kNull),
+      lr_mult_(o.lr_mult),
+      wd_mult_(o.wd_mult),
+      allow_deferred_init_(o.allow_deferred_init),
+      differentiable_(o.differentiable) {}
+
+void Parameter::set_shape(const Shape& shape) {
+  Shape merged = shape_;
+  try {
+    MergeShape(&merged, shape, StrCat("Parameter '", name_, "'"));
+  } catch (const Error&) {
+    MX_THROW(absl::StatusCode::kInvalidArgument, "Parameter '", name_, "': cannot set shape ",
+             shape.ToString(), ", it has shape ", shape_.ToString());
+  }
+  if (is_initialized() && merged != shape_)
+    MX_THROW(absl::StatusCode::kInvalidArgument, "Parameter '", name_, "' is initialized with shape ",
+             shape_.ToString(), "; cannot change it to ", shape.ToString());
+  shape_ = merged;
+}
+
+void Parameter::set_grad_req(GradReq req) {
+  if (!differentiable_) req = GradReq::kNull;
+  grad_req_ = req;
+  if (req == GradReq::kNull) {
+    grad_.clear();
+    for (auto& d : data_) d.impl()->grad.reset(), d.impl()->grad_req = GradReq::kNull;
+  } else if (is_initialized()) {
+    AllocateGrads();
+  }
+}
+
+void Parameter::AllocateGrads() {
+  grad_.clear();
+  for (auto& d : data_) {
+    if (grad_req_ == GradReq::kNull) continue;
+    d.attach_grad(grad_req_);
+    grad_.push_back(d.grad());
+  }
+}
+
+void Parameter::initialize(InitializerPtr init, std::vector<Device> devices, InitializerPtr default_init,
+                           bool force_reinit) {
+  if (devices.empty()) devices = {cpu()};
+  if (is_initialized() && !force_reinit) return;
+  if (!shape_.is_known()) {
+    if (!allow_deferred_init_)
+      MX_THROW(absl::StatusCode::kFailedPrecondition, "Parameter '", name_,
+               "': cannot initialize with unknown shape ", shape_.ToString(),
+               " and allow_deferred_init=false");
+    deferred_ = Deferred{std::move(init), std::move(default_init), std::move(devices)};
+    return;
+  }
+  deferred_.reset();
+  NDArray host(shape_, cpu(), dtype_);
+  if (init_) init_->InitWeight(name_, host);  // the parameter's own initializer
+  else if (init) (*init)(name_, host);
+  else if (default_init) (*default_init)(name_, host);
+  else (*init::Uniform())(name_, host);
+  data_.clear();
+  for (const Device& d : devices) data_.push_back(host.copyto(d));
+  AllocateGrads();
+}
+
+void Parameter::finish_deferred_init() {
+  if (!placeholder_.is_none()) {
+    Shape inferred = placeholder_.shape();
+    placeholder_ = NDArray();
+    set_shape(inferred);
+  }
+  if (!deferred_) return;
+  if (!shape_.is_known())
+    MX_THROW(absl::StatusCode::kFailedPrecondition, "Parameter '", name_,
+             "': deferred initialization cannot complete, the shape ", shape_.ToString(),
+             " is still unknown after shape inference");
+  Deferred d = *deferred_;
+  deferred_.reset();
+  initialize(d.init, d.devices, d.default_init, true);
+}
+
+NDArray Parameter::data(std::optional<Device> device) const {
+  if (data_.empty() && ThreadDispatchState().infer_only) {
+    if (placeholder_.is_none())
+      placeholder_ = NDArray::Placeholder(shape_, device ? *device : cpu(), dtype_);
+    return placeholder_;
+  }
+  if (data_.empty()) {
+    if (deferred_)
+      MX_THROW(absl::StatusCode::kFailedPrecondition, "Parameter '", name_,
+               "' has not been initialized yet because initialization was deferred (shape ",
+               shape_.ToString(), "); it completes at the first forward with real data");
+    MX_THROW(absl::StatusCode::kFailedPrecondition, "Parameter '", name_,
+             "' has not been initialized; call initialize() on the block or parameter first");
+  }
+  if (!device) return data_[0];
+  for (const auto& a : data_)
+    if (a.device() == *device) return a;
+  MX_THROW(absl::StatusCode::kInvalidArgument, "Parameter '", name_, "' has no copy on ",
+           device->ToString(), " (it lives on ", StrJoin(list_device(), ", "), ")");
+}
+
+std::vector<NDArray> Parameter::list_data() const {
+  if (data_.empty()) data();  // throws the explanatory error
+  return data_;
+}
+
+NDArray Parameter::grad(std::optional<Device> device) const {
+  if (grad_req_ == GradReq::kNull)
+    MX_THROW(absl::StatusCode::kFailedPrecondition, "Parameter '", name_,
+             "' has no gradient because grad_req='null'");
+  return data(device).grad();
+}
+
+std::vector<NDArray> Parameter::list_grad() const {
+  std::vector<NDArray> out;
+  for (const auto& d : list_data()) out.push_back(grad(d.device()));
+  return out;
+}
+
+std::vector<Device> Parameter::list_device() const {
+  std::vector<Device> out;
+  for (const auto& d : data_) out.push_back(d.device());
+  if (out.empty() && deferred_) return deferred_->devices;
+  return out;
+}
+
+void Parameter::set_data(const NDArray& value) {
+  set_shape(value.shape());
+  if (!is_initialized()) {
+    std::vector<Device> devices = deferred_ ? deferred_->devices : std::vector<Device>{cpu()};
+    deferred_.reset();
+    data_.clear();
+    for (const Device& d : devices) data_.push_back(value.astype(dtype_).copyto(d));
+    AllocateGrads();
+    return;
+  }
+  for (auto& d : data_) value.copyto(d);
+}
+
+void Parameter::zero_grad() {
+  for (auto& g : grad_) g.Fill(0);
+}
+
+void Parameter::cast(DType dtype) {
+  dtype_ = dtype;
+  for (auto& d : data_) d = d.astype(dtype);
+  AllocateGrads();
+}
+
+void Parameter::reset_device(const std::vector<Device>& devices) {
+  if (data_.empty()) {
+    if (deferred_) deferred_->devices = devices;
+    return;
+  }
+  NDArray src = data_[0];
+  data_.clear();
+  for (const Device& d : devices) data_.push_back(src.copyto(d));
+  AllocateGrads();
+}
+
+sym::Symbol Parameter::var(const std::string& name) const {
+  sym::VarOptions o;
+  o.shape = shape_;
+  o.dtype = dtype_;
+  if (lr_mult_ != 1.0) o.lr_mult = lr_mult_;
+  if (wd_mult_ != 1.0) o.wd_mult = wd_mult_;
+  if (init_) o.init = init_->dumps();
+  return sym::Symbol::Variable(name, o);
+}
+
+NDArray Parameter::placeholder() const {
+  Device d = list_device().empty() ? cpu() : list_device()[0];
+  return NDArray::Placeholder(shape_, d, dtype_);
+}
+
+Constant::Constant(std::string name, const NDArray& value)
+    : Parameter(std::move(name), ParameterOptions{.shape = value.shape(), .dtype = value.dtype(),
+                                                  .grad_req = GradReq::kNull,
+                                                  .differentiable = false}) {
+  NDArray v = value.copy();
+  data_.push_back(v);
+}
+
+// ---- ParameterDict. ----
+void ParameterDict::add(const std::string& name, ParameterPtr p) {
+  if (index_.count(name)) return;  // shared parameters keep their first name
+  index_[name] = items_.size();
+  items_.push_back({name, std::move(p)});
+}
+
+ParameterPtr ParameterDict::get(const std::string& name) const {
+  auto it = index_.find(name);
+  return it == index_.end() ? nullptr : items_[it->second].second;
+}
+
+std::vector<std::string> ParameterDict::keys() const {
+  std::vector<std::string> k;
+  for (const auto& [n, _] : items_) k.push_back(n);
+  return k;
+}
+
+void ParameterDict::initialize(InitializerPtr init, std::vector<Device> devices, bool verbose,
+                               bool force_reinit) {
+  if (!init) init = init::Uniform();
+  for (const auto& [name, p] : items_) {
+    if (verbose) std::cerr << "Initializing " << name << " " << p->shape() << "\n";
+    p->initialize(nullptr, devices, init, force_reinit);
+  }
+}
+
+void ParameterDict::zero_grad() {
+  for (const auto& [_, p] : items_) p->zero_grad();
+}
+
+void ParameterDict::setattr(const std::string& name, const std::string& value) {
+  for (const auto& [pname, p] : items_) {
+    if (name == "grad_req") {
+      p->set_grad_req(ValueOrThrow(ParseGradReq(value)));
+    } else if (name == "lr_mult" || name == "wd_mult") {
+      double v;
+      if (!ParseDouble(value, &v))
+        MX_THROW(absl::StatusCode::kInvalidArgument, "setattr: ", name, " must be a number, got '", value, "'");
+      name == "lr_mult" ? p->set_lr_mult(v) : p->set_wd_mult(v);
+    } else {
+      MX_THROW(absl::StatusCode::kInvalidArgument, "setattr: unknown parameter attribute '", name,
+               "' (grad_req, lr_mult, wd_mult)");
+    }
+  }
+}
+
+void ParameterDict::reset_device(const std::vector<Device>& devices) {
+  for (const auto& [_, p] : items_) p->reset_device(devices);
+}
+
+}  // namespace mxnet::gluon
