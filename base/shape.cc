@@ -34,8 +34,14 @@ bool Shape::is_known() const {
 
 int64_t Shape::Size() const {
   if (!is_known()) return -1;
+  for (int64_t d : dims_)
+    if (d == 0) return 0;
   int64_t n = 1;
-  for (int64_t d : dims_) n *= d;
+  for (int64_t d : dims_) {
+    if (__builtin_mul_overflow(n, d, &n))
+      MX_THROW(absl::StatusCode::kInvalidArgument, "shape ", ToString(),
+               " has more elements than fit in int64");
+  }
   return n;
 }
 

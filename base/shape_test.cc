@@ -28,6 +28,8 @@ TEST(Shape, SizeAndKnownness) {
   EXPECT_EQ(Shape({2, 3, 4, 5}).ProdRange(1, 3), 12);
   EXPECT_EQ(Shape({2, 3}).dim(-1), 3);
   EXPECT_THROW(Shape({2, 3}).dim(2), Error);
+  EXPECT_THROW(Shape({int64_t{1} << 62, 4}).Size(), Error);  // overflow, not UB
+  EXPECT_EQ(Shape({int64_t{1} << 62, 4, 0}).Size(), 0);
 }
 
 TEST(Shape, LegacyConversion) {

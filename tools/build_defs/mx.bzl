@@ -9,6 +9,7 @@ MX_COPTS = [
     "-Wno-sign-compare",
     "-Wno-missing-field-initializers",
     "-fopenmp",
+    "-Wno-restrict",  # GCC 12 false positives in libstdc++ string code at -O3
 ]
 
 def mx_cc_library(name, copts = [], **kwargs):

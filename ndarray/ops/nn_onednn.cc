@@ -1,0 +1,240 @@
+#include "ndarray/ops/nn_onednn.h"
+
+#include <dnnl.hpp>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/error.h"
+#include "base/strings.h"
+
+namespace mxnet::ops::nn::onednn {
+namespace {
+
+using dnnl::memory;
+using tag = memory::format_tag;
+using dt = memory::data_type;
+
+dnnl::engine& Engine() {
+  static auto* e = new dnnl::engine(dnnl::engine::kind::cpu, 0);
+  return *e;
+}
+
+// A cached primitive with its descriptor (for scratchpad sizes).
+struct Entry {
+  dnnl::primitive prim;
+  memory::desc scratchpad;
+};
+
+class Cache {
+ public:
+  // The entry for `key`, created by `make` on first use.
+  template <typename Make>
+  std::shared_ptr<const Entry> Get(const std::string& key, Make make) {
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      auto it = map_.find(key);
+      if (it != map_.end()) return it->second;
+    }
+    // Created outside the lock (primitive creation can take a while); a racing creator's entry
+    // is equivalent, the first one stored wins.
+    auto e = std::make_shared<const Entry>(make());
+    std::lock_guard<std::mutex> l(mu_);
+    // Bounded: a workload cycling through very many shapes starts over rather than growing
+    // without limit (entries in use stay alive through their shared_ptr).
+    if (map_.size() >= kMaxEntries) map_.clear();
+    return map_.emplace(key, std::move(e)).first->second;
+  }
+  int64_t Size() {
+    std::lock_guard<std::mutex> l(mu_);
+    return static_cast<int64_t>(map_.size());
+  }
+
+ private:
+  static constexpr size_t kMaxEntries = 4096;
+  std::mutex mu_;
+  std::unordered_map<std::string, std::shared_ptr<const Entry>> map_;
+};
+
+Cache& GlobalCache() {
+  static auto* c = new Cache();
+  return *c;
+}
+
+dnnl::primitive_attr UserScratchpad() {
+  dnnl::primitive_attr a;
+  a.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return a;
+}
+
+memory Mem(const memory::desc& d, const void* p) {
+  return memory(d, Engine(), const_cast<void*>(p));
+}
+
+// Runs `e` with `args` plus a scratchpad allocated for this call.
+void Execute(const Entry& e, std::unordered_map<int, memory> args) {
+  std::vector<uint8_t> scratch(e.scratchpad.get_size());
+  args.emplace(DNNL_ARG_SCRATCHPAD, memory(e.scratchpad, Engine(), scratch.data()));
+  dnnl::stream s(Engine());
+  e.prim.execute(s, args);
+  s.wait();
+}
+
+// Runs fn, turning oneDNN errors into mxnet::Error naming the primitive.
+template <typename F>
+void Guard(const char* what, F fn) {
+  try {
+    fn();
+  } catch (const dnnl::error& e) {
+    MX_THROW(absl::StatusCode::kInternal, "oneDNN ", what, ": ", e.what());
+  }
+}
+
+memory::desc Desc3(int64_t a, int64_t b, int64_t c) {
+  return memory::desc({a, b, c}, dt::f32, tag::abc);
+}
+// Channels-last (rows, c) data as 4-D nhwc (rows, c, 1, 1), which oneDNN 2.6 runs with jit kernels.
+memory::desc DescBN(int64_t rows, int64_t c) {
+  return memory::desc({rows, c, 1, 1}, dt::f32, tag::nhwc);
+}
+memory::desc Desc2(int64_t a, int64_t b) { return memory::desc({a, b}, dt::f32, tag::ab); }
+memory::desc Desc1(int64_t a) { return memory::desc({a}, dt::f32, tag::a); }
+
+}  // namespace
+
+void BatchNormForward(const float* x, float* y, const float* scale, const float* shift, float* mean,
+                      float* var, int64_t rows, int64_t c, float eps, bool training) {
+  Guard("batch_normalization_forward", [&] {
+    memory::desc d = DescBN(rows, c);
+    auto flags = dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
+    if (!training) flags = flags | dnnl::normalization_flags::use_global_stats;
+    std::string key = StrCat("bn_fwd:", rows, ",", c, ":", eps, ":", training);
+    auto e = GlobalCache().Get(key, [&] {
+      dnnl::batch_normalization_forward::desc desc(
+          training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference, d, eps,
+          flags);
+      dnnl::batch_normalization_forward::primitive_desc pd(desc, UserScratchpad(), Engine());
+      return Entry{dnnl::batch_normalization_forward(pd), pd.scratchpad_desc()};
+    });
+    memory::desc s = Desc1(c);
+    Execute(*e, {{DNNL_ARG_SRC, Mem(d, x)},
+                 {DNNL_ARG_DST, Mem(d, y)},
+                 {DNNL_ARG_SCALE, Mem(s, scale)},
+                 {DNNL_ARG_SHIFT, Mem(s, shift)},
+                 {DNNL_ARG_MEAN, Mem(s, mean)},
+                 {DNNL_ARG_VARIANCE, Mem(s, var)}});
+  });
+}
+
+void BatchNormBackward(const float* x, const float* dy, const float* scale, const float* mean,
+                       const float* var, float* dx, float* dscale, float* dshift, int64_t rows,
+                       int64_t c, float eps, bool global_stats) {
+  Guard("batch_normalization_backward", [&] {
+    memory::desc d = DescBN(rows, c);
+    auto flags = dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
+    if (global_stats) flags = flags | dnnl::normalization_flags::use_global_stats;
+    std::string key = StrCat("bn_bwd:", rows, ",", c, ":", eps, ":", global_stats);
+    auto e = GlobalCache().Get(key, [&] {
+      dnnl::batch_normalization_forward::desc fdesc(dnnl::prop_kind::forward_training, d, eps,
+                                                    flags);
+      dnnl::batch_normalization_forward::primitive_desc fpd(fdesc, Engine());
+      dnnl::batch_normalization_backward::desc desc(dnnl::prop_kind::backward, d, d, eps, flags);
+      dnnl::batch_normalization_backward::primitive_desc pd(desc, UserScratchpad(), Engine(), fpd);
+      return Entry{dnnl::batch_normalization_backward(pd), pd.scratchpad_desc()};
+    });
+    memory::desc s = Desc1(c);
+    std::vector<float> shift(c, 0.f);  // unused by the math, but oneDNN 2.6 requires the argument
+    Execute(*e, {{DNNL_ARG_SRC, Mem(d, x)},
+                 {DNNL_ARG_DIFF_DST, Mem(d, dy)},
+                 {DNNL_ARG_SCALE, Mem(s, scale)},
+                 {DNNL_ARG_SHIFT, Mem(s, shift.data())},
+                 {DNNL_ARG_MEAN, Mem(s, mean)},
+                 {DNNL_ARG_VARIANCE, Mem(s, var)},
+                 {DNNL_ARG_DIFF_SRC, Mem(d, dx)},
+                 {DNNL_ARG_DIFF_SCALE, Mem(s, dscale)},
+                 {DNNL_ARG_DIFF_SHIFT, Mem(s, dshift)}});
+  });
+}
+
+void LayerNormForward(const float* x, float* y, const float* scale, const float* shift, float* mean,
+                      float* var, int64_t rows, int64_t c, float eps) {
+  Guard("layer_normalization_forward", [&] {
+    memory::desc d = Desc2(rows, c);
+    memory::desc st = Desc1(rows);
+    auto flags = dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
+    std::string key = StrCat("ln_fwd:", rows, ",", c, ":", eps);
+    auto e = GlobalCache().Get(key, [&] {
+      dnnl::layer_normalization_forward::desc desc(dnnl::prop_kind::forward_training, d, st, eps,
+                                                   flags);
+      dnnl::layer_normalization_forward::primitive_desc pd(desc, UserScratchpad(), Engine());
+      return Entry{dnnl::layer_normalization_forward(pd), pd.scratchpad_desc()};
+    });
+    memory::desc s = Desc1(c);
+    Execute(*e, {{DNNL_ARG_SRC, Mem(d, x)},
+                 {DNNL_ARG_DST, Mem(d, y)},
+                 {DNNL_ARG_SCALE, Mem(s, scale)},
+                 {DNNL_ARG_SHIFT, Mem(s, shift)},
+                 {DNNL_ARG_MEAN, Mem(st, mean)},
+                 {DNNL_ARG_VARIANCE, Mem(st, var)}});
+  });
+}
+
+void EltwiseForward(Eltwise alg, float alpha, const float* x, float* y, int64_t n) {
+  Guard("eltwise_forward", [&] {
+    dnnl::algorithm a = dnnl::algorithm::eltwise_relu;
+    switch (alg) {
+      case Eltwise::kRelu:
+        a = dnnl::algorithm::eltwise_relu;
+        alpha = 0;
+        break;
+      case Eltwise::kLeakyRelu:
+        a = dnnl::algorithm::eltwise_relu;
+        break;
+      case Eltwise::kLogistic:
+        a = dnnl::algorithm::eltwise_logistic;
+        break;
+      case Eltwise::kTanh:
+        a = dnnl::algorithm::eltwise_tanh;
+        break;
+      case Eltwise::kSoftRelu:
+        a = dnnl::algorithm::eltwise_soft_relu;
+        break;
+      case Eltwise::kElu:
+        a = dnnl::algorithm::eltwise_elu;
+        break;
+      case Eltwise::kGeluErf:
+        a = dnnl::algorithm::eltwise_gelu_erf;
+        break;
+    }
+    memory::desc d = Desc1(n);
+    std::string key = StrCat("eltwise:", static_cast<int>(alg), ":", alpha, ":", n);
+    auto e = GlobalCache().Get(key, [&] {
+      dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference, a, d, alpha, 0.f);
+      dnnl::eltwise_forward::primitive_desc pd(desc, UserScratchpad(), Engine());
+      return Entry{dnnl::eltwise_forward(pd), pd.scratchpad_desc()};
+    });
+    Execute(*e, {{DNNL_ARG_SRC, Mem(d, x)}, {DNNL_ARG_DST, Mem(d, y)}});
+  });
+}
+
+void SoftmaxForward(bool log, const float* x, float* y, int64_t outer, int64_t n, int64_t inner) {
+  Guard("softmax_forward", [&] {
+    memory::desc d = Desc3(outer, n, inner);
+    std::string key = StrCat("softmax:", log, ":", outer, ",", n, ",", inner);
+    auto e = GlobalCache().Get(key, [&] {
+      dnnl::softmax_v2_forward::desc desc(
+          dnnl::prop_kind::forward_inference,
+          log ? dnnl::algorithm::softmax_log : dnnl::algorithm::softmax_accurate, d, d, 1);
+      dnnl::softmax_v2_forward::primitive_desc pd(desc, UserScratchpad(), Engine());
+      return Entry{dnnl::softmax_v2_forward(pd), pd.scratchpad_desc()};
+    });
+    Execute(*e, {{DNNL_ARG_SRC, Mem(d, x)}, {DNNL_ARG_DST, Mem(d, y)}});
+  });
+}
+
+int64_t CacheSize() { return GlobalCache().Size(); }
+
+}  // namespace mxnet::ops::nn::onednn

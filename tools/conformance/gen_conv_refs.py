@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""Reference values of the conv op family from real MXNet 1.9.1 (ndarray/ops/testdata/conv/).
+
+    PY=$(tools/conformance/setup_venv.sh | tail -1)
+    $PY tools/conformance/gen_conv_refs.py          # rewrites ndarray/ops/testdata/conv/*.json
+
+Each case runs the op imperatively with autograd on small float32 inputs and records the inputs,
+the output, the head gradient (ograd) and the gradient of every input. conv_test.cc replays the
+cases with our reference kernels (float64) and the default dispatch (float32, oneDNN where it
+applies) and compares.
+
+MXNet is run twice, in one subprocess per case: with its oneDNN (MKLDNN) kernels (the default,
+what users get) and with MXNET_MKLDNN_ENABLED=0 (its native CPU kernels, src/operator/nn/pool.h
+etc.). The default run's values are stored; where it fails (Deconvolution with target_shape and
+1-D 'same' pooling: "could not create a descriptor") the native run's are, and where both run
+they must agree (checked here).
+
+Channels-last Convolution/Deconvolution (NWC/NHWC) is GPU-only in MXNet 1.9.1 (its CPU oneDNN
+path fails for strided/padded cases), so those cases are computed in the channels-first layout
+and transposed: the layout is a permutation of the same computation. Pooling runs channels-last
+natively. 'same' pooling needs pad=(0, 0, 0) in MXNet 1.9.1 (its shape function reads pad[1]
+and pad[2] even for 1-D kernels); the stored attributes leave pad out.
+
+Output: one JSON file per op group, {"cases": [{"name", "op", "attrs", "inputs": [{"shape",
+"data"}], "output", "ograd", "grads", "engine"}]}; inputs are decimals exactly as fed to MXNet,
+results are rounded to 7 significant digits. Same bytes on every run.
+"""
+import json
+import os
+import pickle
+import subprocess
+import sys
+import zlib
+
+import numpy as np
+
+OUT_DIR = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                       "ndarray", "ops", "testdata", "conv"))
+
+
+def case(group, name, op, attrs, shapes, lo=-1.0, hi=1.0, distinct=False, to_layout=None,
+         mx_attrs=None):
+    return dict(group=group, name=name, op=op, attrs=attrs, shapes=shapes, lo=lo, hi=hi,
+                distinct=distinct, to_layout=to_layout, mx_attrs=mx_attrs or {})
+
+
+def conv(name, attrs, shapes, **kw):
+    return case("conv", name, "Convolution", attrs, shapes, **kw)
+
+
+def deconv(name, attrs, shapes, **kw):
+    return case("conv", name, "Deconvolution", attrs, shapes, **kw)
+
+
+def pool(name, attrs, shape, **kw):
+    kw.setdefault("distinct", True)  # no ties: max routing is then unambiguous
+    return case("pool", name, "Pooling", attrs, [shape], **kw)
+
+
+CASES = [
+    conv("conv2d_bias_pad", {"kernel": "(3, 3)", "num_filter": "4", "pad": "(1, 1)"},
+         [(2, 3, 6, 6), (4, 3, 3, 3), (4,)]),
+    conv("conv2d_grouped_dilated_strided",
+         {"kernel": "(3, 3)", "num_filter": "6", "stride": "(2, 2)", "dilate": "(2, 2)",
+          "pad": "(1, 1)", "num_group": "2"},
+         [(2, 4, 9, 9), (6, 2, 3, 3), (6,)]),
+    conv("conv2d_depthwise_rect",
+         {"kernel": "(3, 2)", "num_filter": "4", "stride": "(1, 2)", "num_group": "4",
+          "no_bias": "True"},
+         [(1, 4, 5, 6), (4, 1, 3, 2)]),
+    conv("conv1d", {"kernel": "(3,)", "num_filter": "4", "stride": "(2,)", "pad": "(1,)",
+                    "dilate": "(2,)"},
+         [(2, 3, 11), (4, 3, 3), (4,)]),
+    conv("conv3d", {"kernel": "(3, 3, 3)", "num_filter": "3", "stride": "(2, 2, 2)",
+                    "pad": "(1, 1, 1)"},
+         [(1, 2, 5, 5, 5), (3, 2, 3, 3, 3), (3,)]),
+    conv("conv2d_nhwc_grouped",
+         {"kernel": "(3, 3)", "num_filter": "4", "stride": "(2, 2)", "pad": "(1, 1)",
+          "num_group": "2", "layout": "NHWC"},
+         [(2, 4, 6, 6), (4, 2, 3, 3), (4,)], to_layout="NHWC"),
+    conv("conv1d_nwc", {"kernel": "(3,)", "num_filter": "2", "pad": "(1,)", "layout": "NWC"},
+         [(2, 3, 7), (2, 3, 3), (2,)], to_layout="NWC"),
+    deconv("deconv2d_stride_pad_adj_bias",
+           {"kernel": "(3, 3)", "num_filter": "2", "stride": "(2, 2)", "pad": "(1, 1)",
+            "adj": "(1, 1)", "no_bias": "False"},
+           [(1, 3, 4, 4), (3, 2, 3, 3), (2,)]),
+    deconv("deconv2d_grouped_dilated",
+           {"kernel": "(3, 3)", "num_filter": "4", "dilate": "(2, 2)", "pad": "(1, 1)",
+            "num_group": "2"},
+           [(1, 4, 3, 3), (4, 2, 3, 3)]),
+    deconv("deconv2d_target_shape",
+           {"kernel": "(3, 3)", "num_filter": "3", "stride": "(2, 2)", "target_shape": "(6, 6)"},
+           [(1, 2, 3, 3), (2, 3, 3, 3)]),
+    deconv("deconv1d", {"kernel": "(4,)", "num_filter": "2", "stride": "(2,)", "pad": "(1,)",
+                        "no_bias": "False"},
+           [(2, 3, 5), (3, 2, 4), (2,)]),
+    deconv("deconv3d", {"kernel": "(3, 2, 3)", "num_filter": "2", "stride": "(2, 2, 1)",
+                        "pad": "(1, 0, 1)", "adj": "(1, 0, 0)"},
+           [(1, 2, 2, 3, 3), (2, 2, 3, 2, 3)]),
+    deconv("deconv2d_nhwc",
+           {"kernel": "(3, 3)", "num_filter": "2", "stride": "(2, 2)", "pad": "(1, 1)",
+            "adj": "(1, 1)", "layout": "NHWC", "no_bias": "False"},
+           [(1, 3, 3, 3), (3, 2, 3, 3), (2,)], to_layout="NHWC"),
+    case("fc", "fc_flatten", "FullyConnected", {"num_hidden": "5"},
+         [(3, 2, 4, 2), (5, 16), (5,)]),
+    case("fc", "fc_no_flatten", "FullyConnected", {"num_hidden": "4", "flatten": "False"},
+         [(2, 3, 6), (4, 6), (4,)]),
+    case("fc", "fc_no_bias", "FullyConnected", {"num_hidden": "3", "no_bias": "True"},
+         [(4, 7), (3, 7)]),
+    pool("max_valid", {"kernel": "(3, 3)", "stride": "(2, 2)"}, (1, 2, 7, 7)),
+    pool("max_pad", {"kernel": "(3, 3)", "stride": "(2, 2)", "pad": "(1, 1)"}, (2, 2, 6, 6)),
+    pool("max_full", {"kernel": "(3, 3)", "stride": "(2, 2)", "pooling_convention": "full"},
+         (1, 2, 6, 6)),
+    pool("avg_valid", {"kernel": "(2, 2)", "stride": "(2, 2)", "pool_type": "avg"},
+         (1, 2, 5, 4)),
+    pool("avg_pad_include", {"kernel": "(3, 3)", "pad": "(1, 1)", "pool_type": "avg"},
+         (1, 2, 5, 5)),
+    pool("avg_pad_exclude", {"kernel": "(3, 3)", "pad": "(1, 1)", "pool_type": "avg",
+                             "count_include_pad": "False"},
+         (1, 2, 5, 5)),
+    pool("avg_full_pad_include", {"kernel": "(3, 3)", "stride": "(2, 2)", "pad": "(1, 1)",
+                                  "pool_type": "avg", "pooling_convention": "full"},
+         (1, 2, 6, 6)),
+    pool("avg_full_pad_exclude", {"kernel": "(3, 3)", "stride": "(2, 2)", "pad": "(1, 1)",
+                                  "pool_type": "avg", "pooling_convention": "full",
+                                  "count_include_pad": "False"},
+         (1, 2, 6, 6)),
+    pool("avg_full_no_pad", {"kernel": "(2, 2)", "stride": "(2, 2)", "pool_type": "avg",
+                             "pooling_convention": "full"},
+         (1, 2, 5, 5)),
+    pool("sum_pad", {"kernel": "(3, 2)", "stride": "(2, 2)", "pad": "(1, 1)", "pool_type": "sum"},
+         (1, 2, 5, 6)),
+    pool("sum_full", {"kernel": "(3, 3)", "stride": "(2, 2)", "pool_type": "sum",
+                      "pooling_convention": "full"},
+         (1, 2, 6, 6)),
+    pool("lp1", {"kernel": "(2, 2)", "pool_type": "lp", "p_value": "1"}, (1, 2, 4, 4),
+         lo=0.1, hi=1.0),
+    pool("lp2", {"kernel": "(2, 2)", "stride": "(2, 2)", "pool_type": "lp", "p_value": "2"},
+         (1, 2, 4, 4), lo=0.1, hi=1.0),
+    pool("lp3_pad", {"kernel": "(3, 3)", "stride": "(2, 2)", "pad": "(1, 1)", "pool_type": "lp",
+                     "p_value": "3"},
+         (1, 2, 5, 5), lo=0.1, hi=1.0),
+    pool("global_max", {"kernel": "(1, 1)", "global_pool": "True"}, (2, 3, 3, 4)),
+    pool("global_avg", {"kernel": "(1, 1)", "global_pool": "True", "pool_type": "avg",
+                        "pooling_convention": "full", "pad": "(0, 0)", "stride": "(1, 1)"},
+         (2, 3, 3, 4)),
+    pool("max1d_same", {"kernel": "(3,)", "stride": "(2,)", "pooling_convention": "same"},
+         (2, 2, 7), mx_attrs={"pad": "(0, 0, 0)"}),
+    pool("avg1d_same", {"kernel": "(3,)", "stride": "(2,)", "pooling_convention": "same",
+                        "pool_type": "avg"},
+         (2, 2, 8), mx_attrs={"pad": "(0, 0, 0)"}),
+    pool("avg1d_pad", {"kernel": "(3,)", "stride": "(2,)", "pad": "(1,)", "pool_type": "avg"},
+         (2, 2, 7)),
+    pool("max3d", {"kernel": "(2, 2, 2)", "stride": "(2, 2, 2)"}, (1, 2, 4, 4, 4)),
+    pool("avg3d_pad", {"kernel": "(2, 3, 3)", "stride": "(2, 2, 2)", "pad": "(1, 1, 1)",
+                       "pool_type": "avg"},
+         (1, 1, 3, 4, 4)),
+    pool("max_nhwc", {"kernel": "(3, 3)", "stride": "(2, 2)", "pad": "(1, 1)", "layout": "NHWC"},
+         (1, 5, 5, 3)),
+    pool("avg_nhwc", {"kernel": "(2, 2)", "stride": "(2, 2)", "pool_type": "avg",
+                      "layout": "NHWC"},
+         (1, 4, 4, 3)),
+    pool("sum_nwc", {"kernel": "(2,)", "stride": "(2,)", "pool_type": "sum", "layout": "NWC"},
+         (2, 6, 2)),
+    pool("avg_ndhwc_global", {"global_pool": "True", "pool_type": "avg", "layout": "NDHWC"},
+         (1, 2, 3, 3, 2)),
+    case("upsampling", "nearest_x2", "UpSampling",
+         {"scale": "2", "sample_type": "nearest", "num_args": "1"}, [(1, 2, 3, 3)]),
+    case("upsampling", "nearest_concat", "UpSampling",
+         {"scale": "2", "sample_type": "nearest", "num_args": "2"},
+         [(1, 2, 4, 4), (1, 3, 2, 2)]),
+    case("upsampling", "nearest_sum", "UpSampling",
+         {"scale": "3", "sample_type": "nearest", "num_args": "2", "multi_input_mode": "sum"},
+         [(2, 2, 2, 2), (2, 2, 1, 1)]),
+    case("upsampling", "bilinear_x2", "UpSampling",
+         {"scale": "2", "sample_type": "bilinear", "num_args": "2", "num_filter": "2"},
+         [(1, 2, 3, 3), (2, 1, 4, 4)]),
+]
+
+# Channels-first -> channels-last permutations of activations and weights.
+TO_LAST = {3: (0, 2, 1), 4: (0, 2, 3, 1), 5: (0, 2, 3, 4, 1)}
+TO_FIRST = {3: (0, 2, 1), 4: (0, 3, 1, 2), 5: (0, 4, 1, 2, 3)}
+
+
+def inputs_of(c):
+    rng = np.random.RandomState(zlib.crc32(c["name"].encode()))
+    arrays = []
+    for shape in c["shapes"]:
+        n = int(np.prod(shape))
+        if c["distinct"]:
+            v = c["lo"] + (c["hi"] - c["lo"]) * (rng.permutation(n) + 0.5) / n
+            v = np.round(v, 4)
+        else:
+            v = np.round(rng.uniform(c["lo"], c["hi"], n), 3)
+        arrays.append(v.reshape(shape))
+    return arrays
+
+
+def run_mxnet(c):
+    """(inputs in our layout, output, ograd, grads), computed by MXNet."""
+    import mxnet as mx
+    ins = inputs_of(c)  # channels-first for to_layout cases
+    attrs = dict(c["attrs"])
+    attrs.update(c["mx_attrs"])
+    if c["to_layout"]:
+        del attrs["layout"]
+    nds = [mx.nd.array(a, dtype="float32") for a in ins]
+    for x in nds:
+        x.attach_grad()
+    with mx.autograd.record():
+        y = getattr(mx.nd, c["op"])(*nds, **attrs)
+    rng = np.random.RandomState(zlib.crc32(c["name"].encode()) + 1)
+    ograd = np.round(rng.uniform(-1, 1, y.shape), 3)
+    y.backward(mx.nd.array(ograd, dtype="float32"))
+    out = y.asnumpy().astype(np.float64)
+    grads = [x.grad.asnumpy().astype(np.float64) for x in nds]
+    if c["to_layout"]:
+        # Activations (data, output) and weights are permuted; biases are 1-D.
+        def last(a):
+            return a.transpose(TO_LAST[a.ndim]) if a.ndim >= 3 else a
+        ins, grads = [last(a) for a in ins], [last(g) for g in grads]
+        out, ograd = last(out), last(ograd)
+    return ins, out, ograd, grads
+
+
+def child(name, path):
+    import warnings
+    warnings.filterwarnings("ignore")
+    c = next(c for c in CASES if c["name"] == name)
+    try:
+        result = run_mxnet(c)
+    except Exception as e:  # noqa: BLE001 - recorded and reported by the parent
+        result = str(e).splitlines()[-1][:200]
+    with open(path, "wb") as f:
+        pickle.dump(result, f)
+
+
+def fmt(a, digits):
+    return [float(f"{v:.{digits}g}") for v in np.asarray(a, dtype=np.float64).ravel()]
+
+
+def tensor(a, digits=7):
+    return {"shape": list(np.shape(a)), "data": fmt(a, digits)}
+
+
+def main():
+    # One process per case and engine: a failed oneDNN primitive can leave MXNet's primitive
+    # caches in a state that breaks later cases.
+    runs = {"mkldnn": {}, "native": {}}
+    path = f"/tmp/gen_conv_refs_{os.getpid()}.pkl"
+    for engine, enabled in (("mkldnn", "1"), ("native", "0")):
+        env = dict(os.environ, MXNET_MKLDNN_ENABLED=enabled,
+                   MXNET_STORAGE_FALLBACK_LOG_VERBOSE="0", OMP_NUM_THREADS="1")
+        for c in CASES:
+            subprocess.run([sys.executable, __file__, "--child", c["name"], path], env=env,
+                           check=True, stderr=subprocess.DEVNULL)
+            with open(path, "rb") as f:
+                runs[engine][c["name"]] = pickle.load(f)
+    os.remove(path)
+    groups = {}
+    for c in CASES:
+        a, b = runs["mkldnn"][c["name"]], runs["native"][c["name"]]
+        if isinstance(a, str) and isinstance(b, str):
+            sys.exit(f"{c['name']}: MXNet failed: {a} / {b}")
+        engine, r = ("mkldnn", a) if not isinstance(a, str) else ("native", b)
+        if not isinstance(a, str) and not isinstance(b, str):
+            diff = max(float(np.max(np.abs(x - y), initial=0)) for x, y in
+                       zip([a[1]] + a[3], [b[1]] + b[3]))
+            if diff > 1e-4:
+                sys.exit(f"{c['name']}: MXNet's oneDNN and native kernels differ by {diff}")
+        elif isinstance(a, str):
+            print(f"{c['name']}: MXNet oneDNN failed ({a}); using the native kernels",
+                  file=sys.stderr)
+        ins, out, ograd, grads = r
+        groups.setdefault(c["group"], []).append({
+            "name": c["name"], "op": c["op"], "attrs": c["attrs"], "engine": engine,
+            "inputs": [{"shape": list(x.shape), "data": [float(v) for v in x.ravel()]}
+                       for x in ins],
+            "output": tensor(out), "ograd": {"shape": list(ograd.shape),
+                                             "data": [float(v) for v in ograd.ravel()]},
+            "grads": [tensor(g) for g in grads],
+        })
+    os.makedirs(OUT_DIR, exist_ok=True)
+    total = 0
+    for g, cases in sorted(groups.items()):
+        path = os.path.join(OUT_DIR, f"{g}.json")
+        text = json.dumps({"generator": "tools/conformance/gen_conv_refs.py",
+                           "mxnet": "1.9.1", "cases": cases}, separators=(",", ":"))
+        with open(path, "w") as f:
+            f.write(text + "\n")
+        total += len(text) + 1
+        print(f"{path}: {len(cases)} cases, {len(text) + 1} bytes", file=sys.stderr)
+    print(f"total {total} bytes", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "--child":
+        child(sys.argv[2], sys.argv[3])
+    else:
+        main()
