@@ -1,0 +1,78 @@
+// Helpers shared by the reduce family's source files (not part of the nd:: API).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "base/error.h"
+#include "base/shape.h"
+#include "ndarray/kernel_util.h"
+#include "ndarray/ndarray.h"
+#include "ndarray/op.h"
+
+namespace mxnet::ops::reduce_internal {
+
+// The op's name for messages.
+inline std::string_view OpName(const OpAttrs& attrs) {
+  return attrs.op() ? std::string_view(attrs.op()->name) : std::string_view("op");
+}
+
+// Normalizes `axis` (negative counts from the end) for an input of `shape`; throws
+// kInvalidArgument "<op>: axis 3 is out of range for input shape (2, 3)".
+inline int CheckAxis(std::string_view op, int64_t axis, const Shape& shape,
+                     std::string_view what = "axis") {
+  int nd = shape.ndim();
+  if (axis < -nd || axis >= nd)
+    MX_THROW(absl::StatusCode::kInvalidArgument, op, ": ", what, " ", axis,
+             " is out of range for input shape ", shape.ToString());
+  return static_cast<int>(axis < 0 ? axis + nd : axis);
+}
+
+// Reads element i of an index array (any dtype) as int64, truncating floats toward zero like
+// MXNet's static_cast; NaN reads as 0.
+template <typename I>
+inline int64_t IndexAt(const I* p, int64_t i) {
+  if constexpr (std::is_floating_point_v<I> || std::is_same_v<I, Half> ||
+                std::is_same_v<I, BFloat16>) {
+    double v = static_cast<double>(p[i]);
+    if (std::isnan(v)) return 0;
+    if (v >= 9.2e18) return INT64_MAX;
+    if (v <= -9.2e18) return INT64_MIN;
+    return static_cast<int64_t>(v);
+  } else if constexpr (std::is_same_v<I, uint64_t>) {
+    return p[i] > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(p[i]);
+  } else {
+    return static_cast<int64_t>(p[i]);
+  }
+}
+
+// All indices of `idx` as int64.
+inline std::vector<int64_t> ReadIndices(const NDArray& idx) {
+  std::vector<int64_t> out(idx.size());
+  MX_DTYPE_SWITCH(idx.dtype(), I, {
+    const I* p = static_cast<const I*>(idx.data_ptr());
+    for (int64_t i = 0; i < idx.size(); ++i) out[i] = IndexAt(p, i);
+  });
+  return out;
+}
+
+// (outer, n, inner) sizes of `shape` around axis `axis`.
+struct AxisSplit {
+  int64_t outer = 1, n = 1, inner = 1;
+};
+inline AxisSplit SplitAt(const Shape& shape, int axis) {
+  AxisSplit s;
+  s.outer = shape.ProdRange(0, axis);
+  s.n = shape[axis];
+  s.inner = shape.ProdRange(axis + 1, shape.ndim());
+  return s;
+}
+
+// Whether an index array's dtype is floating point (Half/BFloat16 included).
+inline bool IsFloatIndex(DType t) { return IsFloatingPoint(t); }
+
+}  // namespace mxnet::ops::reduce_internal
