@@ -345,6 +345,7 @@ void ConvertTyped(const S* s, D* d, size_t n) {
 }  // namespace
 
 void ConvertElements(const void* src, DType st, void* dst, DType dt, size_t n) {
+  if (n == 0) return;  // src/dst may be null for empty arrays
   if (st == dt) {
     std::memcpy(dst, src, n * DTypeSize(st));
     return;
