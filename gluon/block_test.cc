@@ -237,6 +237,34 @@ TEST(HybridBlock, ConcurrentCallsOfOneHybridizedBlock) {
   for (char b : ok) EXPECT_TRUE(b);
 }
 
+// NDArray view methods inside a traced forward become ops (Reshape, slice_axis, ...), and under
+// autograd they keep the history.
+class Views : public HybridBlock {
+ public:
+  NDArray forward(const NDArray& x) override {
+    NDArray r = x.reshape({-1}).expand_dims(0).squeeze();  // (2, 3) -> (6,)
+    return nd::mul_scalar(r.slice(1, 4), 2.0);
+  }
+};
+
+TEST(HybridBlock, ViewMethodsAreTracedAndDifferentiable) {
+  Views v;
+  NDArray x = NDArray::FromVector(std::vector<float>{0, 1, 2, 3, 4, 5}, Shape{2, 3});
+  NDArray imperative = v(x);
+  v.hybridize();
+  x.attach_grad();
+  NDArray y;
+  {
+    auto r = autograd::record();
+    y = v(x);
+  }
+  y.backward();
+  EXPECT_EQ(y.ToVector<float>(), imperative.ToVector<float>());
+  EXPECT_EQ(y.ToVector<float>(), (std::vector<float>{2, 4, 6}));
+  EXPECT_EQ(x.grad().ToVector<float>(), (std::vector<float>{0, 2, 2, 2, 0, 0}));
+  EXPECT_GE(v.cached_graph().TopoNodes().size(), 5u);  // data + reshape/expand/squeeze/slice/mul
+}
+
 TEST(Block, SummaryTable) {
   Net net;
   net.initialize();

@@ -155,12 +155,44 @@ Shape InferReshape(const Shape& in, const std::vector<int64_t>& spec_in, bool re
   return result;
 }
 
+// Views of arrays that autograd or the hybridize tracer follow (or placeholders in a shape-only
+// pass) must go through the registered ops so the history is kept, as MXNet records reshape
+// and slicing. Returns none when a plain view is fine.
+namespace {
+bool NeedsOpDispatch(const NDArray::Impl& impl) {
+  const DispatchState& st = ThreadDispatchState();
+  if (st.infer_only) return true;
+  if (st.tracer && impl.trace_entry) return true;
+  return st.is_recording && (impl.autograd_entry || (impl.grad && impl.grad_req != GradReq::kNull));
+}
+
+NDArray ViaOp(const NDArray& x, const char* op_name, const AttrDict& attrs) {
+  const Op* op = OpRegistry::Find(op_name);
+  if (!op) return NDArray();
+  return Invoke(*op, OpAttrs::Parse(*op, attrs), std::vector<NDArray>{x})[0];
+}
+
+std::string Tuple(const std::vector<int64_t>& v) {
+  std::string s = "(";
+  for (size_t i = 0; i < v.size(); ++i) StrAppend(&s, i ? ", " : "", v[i]);
+  return s + (v.size() == 1 ? ",)" : ")");
+}
+}  // namespace
+
 NDArray NDArray::reshape(const std::vector<int64_t>& spec, bool reverse) const {
+  if (NeedsOpDispatch(checked())) {
+    NDArray r = ViaOp(*this, "Reshape", {{"shape", Tuple(spec)}, {"reverse", reverse ? "True" : "False"}});
+    if (!r.is_none()) return r;
+  }
   return ViewAs(InferReshape(shape(), spec, reverse, "reshape"));
 }
 
 NDArray NDArray::slice(int64_t begin, int64_t end) const {
   const Shape& s = shape();
+  if (NeedsOpDispatch(checked()) && s.ndim() >= 1) {
+    NDArray r = ViaOp(*this, "slice_axis", {{"axis", "0"}, {"begin", StrCat(begin)}, {"end", StrCat(end)}});
+    if (!r.is_none()) return r;
+  }
   if (s.ndim() < 1) MX_THROW(absl::StatusCode::kInvalidArgument, "slice: cannot slice a scalar");
   int64_t n = s[0];
   if (begin < 0) begin += n;
@@ -176,6 +208,14 @@ NDArray NDArray::slice(int64_t begin, int64_t end) const {
 
 NDArray NDArray::at(int64_t index) const {
   const Shape& s = shape();
+  if (NeedsOpDispatch(checked()) && s.ndim() >= 1) {
+    int64_t i = index < 0 ? index + s[0] : index;
+    NDArray r = ViaOp(*this, "slice_axis", {{"axis", "0"}, {"begin", StrCat(i)}, {"end", StrCat(i + 1)}});
+    if (!r.is_none()) {
+      NDArray q = ViaOp(r, "squeeze", {{"axis", "(0,)"}});
+      if (!q.is_none()) return q;
+    }
+  }
   if (s.ndim() < 1) MX_THROW(absl::StatusCode::kInvalidArgument, "at: cannot index a scalar");
   int64_t i = index < 0 ? index + s[0] : index;
   if (i < 0 || i >= s[0])
@@ -188,6 +228,10 @@ NDArray NDArray::at(int64_t index) const {
 
 NDArray NDArray::expand_dims(int axis) const {
   const Shape& s = shape();
+  if (NeedsOpDispatch(checked())) {
+    NDArray r = ViaOp(*this, "expand_dims", {{"axis", StrCat(axis)}});
+    if (!r.is_none()) return r;
+  }
   int a = NormalizeAxis(axis, s.ndim() + 1, "expand_dims");
   std::vector<int64_t> d = s.ToVector();
   d.insert(d.begin() + a, 1);
@@ -196,6 +240,11 @@ NDArray NDArray::expand_dims(int axis) const {
 
 NDArray NDArray::squeeze(const std::vector<int>& axes) const {
   const Shape& s = shape();
+  if (NeedsOpDispatch(checked())) {
+    std::vector<int64_t> a(axes.begin(), axes.end());
+    NDArray r = ViaOp(*this, "squeeze", axes.empty() ? AttrDict{} : AttrDict{{"axis", Tuple(a)}});
+    if (!r.is_none()) return r;
+  }
   std::vector<bool> drop(s.ndim(), false);
   if (axes.empty()) {
     for (int i = 0; i < s.ndim(); ++i) drop[i] = s[i] == 1;
@@ -214,7 +263,14 @@ NDArray NDArray::squeeze(const std::vector<int>& axes) const {
   return ViewAs(ns);
 }
 
-NDArray NDArray::detach() const { return ViewAs(shape()); }
+NDArray NDArray::detach() const {
+  // Inside a hybridized forward, detach is a graph node that stops gradients.
+  if (ThreadDispatchState().tracer && checked().trace_entry) {
+    NDArray r = ViaOp(*this, "BlockGrad", {});
+    if (!r.is_none()) return r;
+  }
+  return ViewAs(shape());
+}
 
 NDArray NDArray::copy() const { return copyto(device()); }
 
