@@ -1,0 +1,67 @@
+// mxnet predict: batch inference of an MXNet export on arrays from an NDArray file.
+#include <iostream>
+#include <set>
+
+#include "base/strings.h"
+#include "gluon/symbol_block.h"
+#include "ndarray/io.h"
+#include "tools/mxnet/cli.h"
+
+namespace mxnet::cli {
+namespace {
+
+absl::Status RunPredict(const std::vector<std::string>& argv) {
+  MX_ASSIGN_OR_RETURN(Args a, Args::Parse(argv, {"symbol", "params", "input", "output", "device"}, {}));
+  for (const char* f : {"symbol", "params", "input", "output"})
+    if (!a.has(f)) return absl::InvalidArgumentError(StrCat("--", f, " is required (see mxnet predict --help)"));
+  MX_ASSIGN_OR_RETURN(Device dev, ParseDevice(a.get("device", "cpu")));
+  MX_ASSIGN_OR_RETURN(sym::Symbol graph, sym::Symbol::load(a.get("symbol")));
+  MX_ASSIGN_OR_RETURN(nd::NDArrayFile params, nd::load(a.get("params")));
+  MX_ASSIGN_OR_RETURN(nd::NDArrayFile input, nd::load(a.get("input")));
+  // Graph inputs not provided by the params file are the data inputs.
+  std::set<std::string> param_names;
+  for (const auto& [k, _] : params.items())
+    param_names.insert(StartsWith(k, "arg:") || StartsWith(k, "aux:") ? k.substr(4) : k);
+  std::vector<std::string> data_names;
+  for (const auto& n : graph.list_inputs())
+    if (!param_names.count(n)) data_names.push_back(n);
+  NDArrayVec data;
+  if (input.is_dict) {
+    for (const auto& n : data_names) {
+      const NDArray* arr = input.find(n);
+      if (!arr)
+        return absl::NotFoundError(StrCat(a.get("input"), " has no array named '", n, "' (graph data inputs: ",
+                                          StrJoin(data_names, ", "), ")"));
+      data.push_back(arr->as_in_context(dev));
+    }
+  } else {
+    if (input.size() != data_names.size())
+      return absl::InvalidArgumentError(StrCat(a.get("input"), " holds ", input.size(), " arrays but the graph has ",
+                                               data_names.size(), " data inputs (", StrJoin(data_names, ", "), ")"));
+    for (const auto& arr : input.arrays) data.push_back(arr.as_in_context(dev));
+  }
+  std::shared_ptr<gluon::SymbolBlock> block;
+  MX_RETURN_IF_ERROR(StatusFromCall([&] { block = std::make_shared<gluon::SymbolBlock>(graph, data_names); }));
+  gluon::LoadParametersOptions lo;
+  lo.devices = {dev};
+  MX_RETURN_IF_ERROR(block->load_dict(params.items(), lo, a.get("params")));
+  NDArrayVec out;
+  MX_RETURN_IF_ERROR(StatusFromCall([&] { out = (*block)(data); }));
+  std::vector<std::string> names = graph.list_outputs();
+  std::vector<std::pair<std::string, NDArray>> named;
+  for (size_t i = 0; i < out.size(); ++i) named.push_back({names[i], out[i]});
+  MX_RETURN_IF_ERROR(nd::save(a.get("output"), named));
+  std::cout << "wrote " << out.size() << " output(s) to " << a.get("output") << "\n";
+  return absl::OkStatus();
+}
+
+const int kRegistered = RegisterCommand(
+    {"predict", "batch inference of an exported model on arrays from an NDArray file",
+     "usage: mxnet predict --symbol F-symbol.json --params F-0000.params --input X.nd --output Y.nd "
+     "[--device cpu|gpu(0)]\n\n"
+     "Reads the input arrays from X.nd (by name, or in order for an unnamed list), runs the graph and writes\n"
+     "the outputs as a named NDArray file (keys: the graph's output names) that MXNet's nd.load reads.\n",
+     RunPredict});
+
+}  // namespace
+}  // namespace mxnet::cli

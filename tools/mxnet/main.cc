@@ -1,0 +1,46 @@
+// mxnet: train, evaluate, export and run MXNet-compatible models from the command line.
+//   mxnet <command> [flags]      mxnet <command> --help
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "base/error.h"
+#include "tools/mxnet/cli.h"
+
+int main(int argc, char** argv) {
+  using mxnet::cli::Commands;
+  auto usage = [] {
+    std::string s = "usage: mxnet <command> [flags]\n\ncommands:\n";
+    for (const auto& [name, c] : Commands()) s += "  " + name + std::string(12 - std::min<size_t>(name.size(), 11), ' ') + c.summary + "\n";
+    return s + "\nRun 'mxnet <command> --help' for the flags of a command.\n";
+  };
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" || std::string(argv[1]) == "help") {
+    std::cout << usage();
+    return argc < 2 ? 2 : 0;
+  }
+  auto it = Commands().find(argv[1]);
+  if (it == Commands().end()) {
+    std::cerr << "mxnet: error: unknown command '" << argv[1] << "'\n" << usage();
+    return 2;
+  }
+  std::vector<std::string> args(argv + 2, argv + argc);
+  for (const auto& a : args)
+    if (a == "--help" || a == "-h") {
+      std::cout << it->second.usage;
+      return 0;
+    }
+  absl::Status st;
+  try {
+    st = it->second.run(args);
+  } catch (...) {
+    st = mxnet::StatusFromCurrentException();
+  }
+  if (!st.ok()) {
+    std::string msg(st.message());
+    for (char& c : msg)
+      if (c == '\n') c = ' ';
+    std::cerr << "mxnet " << argv[1] << ": error: " << msg << "\n";
+    return st.code() == absl::StatusCode::kInvalidArgument && msg.rfind("unknown flag", 0) == 0 ? 2 : 1;
+  }
+  return 0;
+}
