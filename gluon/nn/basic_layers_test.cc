@@ -7,6 +7,7 @@
 
 #include "autograd/autograd.h"
 #include "gluon/symbol_block.h"
+#include "ndarray/io.h"
 #include "ndarray/nd.h"
 #include "ndarray/testing/op_testing.h"
 
@@ -90,6 +91,40 @@ TEST(Model, ImportsMxnetExport) {
   EXPECT_EQ((*block)->collect_params().keys(),
             (std::vector<std::string>{"model0_dense0_weight", "model0_dense0_bias",
                                       "model0_dense1_weight", "model0_dense1_bias"}));
+}
+
+// The real GluonCV CIFAR-10 ResNet-20 export (../shared/data/models) imports as a SymbolBlock
+// and gives real MXNet 1.9.1's logits (tools/conformance/gen_cli_refs.py), imperative and
+// under autograd; its parameters are ordinary trainable Parameters.
+TEST(SymbolBlock, RealCifarResnet20MatchesMxnet) {
+  std::string dir;
+  for (const char* base : std::initializer_list<const char*>{std::getenv("MXNET_SHARED_DIR"), "/work/shared"}) {
+    if (!base) continue;
+    std::ifstream probe(std::string(base) + "/data/models/cifar_resnet20_v1-symbol.json");
+    if (probe.good()) {
+      dir = std::string(base) + "/data/models/";
+      break;
+    }
+  }
+  if (dir.empty()) GTEST_SKIP() << "../shared/data/models not found";
+  auto block = SymbolBlock::imports(dir + "cifar_resnet20_v1-symbol.json", {"data"},
+                                    dir + "cifar_resnet20_v1-0000.params");
+  ASSERT_TRUE(block.ok()) << block.status();
+  auto in = nd::load("tools/mxnet/testdata/cifar_input.nd");
+  auto want = nd::load("tools/mxnet/testdata/cifar_logits.nd");
+  ASSERT_TRUE(in.ok() && want.ok());
+  NDArray y = (**block)(in->arrays[0]);
+  EXPECT_TRUE(AllClose(y, want->arrays[0], 1e-4, 1e-4));
+  EXPECT_EQ((*block)->collect_params().size(), 107u);
+  // Training through it: gradients reach the parameters.
+  NDArray w = (*block)->collect_params().get("cifarresnetv10_dense0_weight")->data();
+  {
+    auto r = autograd::record();
+    y = (**block)(in->arrays[0]);
+  }
+  y.backward();
+  EXPECT_GT(nd::sum(nd::abs((*block)->collect_params().get("cifarresnetv10_dense0_weight")->grad())).asscalar<float>(), 0);
+  EXPECT_EQ(w.shape(), Shape({10, 64}));
 }
 
 TEST(Sequential, ChainsAndNamesChildrenByIndex) {
