@@ -38,17 +38,21 @@ HybridSequential& HybridSequential::add(BlockPtr block) {
 NDArrayVec HybridSequential::forward(const NDArrayVec& inputs) { return Chain(children_, inputs); }
 
 Dense::Dense(int64_t units, DenseOptions o) : units_(units), options_(std::move(o)) {
-  if (units <= 0) MX_THROW(absl::StatusCode::kInvalidArgument, "Dense: units must be positive, got ", units);
+  if (units <= 0)
+    MX_THROW(absl::StatusCode::kInvalidArgument, "Dense: units must be positive, got ", units);
   weight = register_parameter(
       "weight", {.shape = Shape{units, options_.in_units > 0 ? options_.in_units : -1},
-                 .dtype = options_.dtype, .init = options_.weight_initializer});
+                 .dtype = options_.dtype,
+                 .init = options_.weight_initializer});
   if (options_.use_bias)
-    bias = register_parameter("bias", {.shape = Shape{units}, .dtype = options_.dtype,
-                                       .init = options_.bias_initializer ? options_.bias_initializer : init::Zero()});
-  fc_attrs_ = OpAttrs::Parse(OpNamed("FullyConnected"),
-                             {{"num_hidden", StrCat(units)},
-                              {"no_bias", options_.use_bias ? "False" : "True"},
-                              {"flatten", options_.flatten ? "True" : "False"}});
+    bias = register_parameter(
+        "bias", {.shape = Shape{units},
+                 .dtype = options_.dtype,
+                 .init = options_.bias_initializer ? options_.bias_initializer : init::Zero()});
+  fc_attrs_ =
+      OpAttrs::Parse(OpNamed("FullyConnected"), {{"num_hidden", StrCat(units)},
+                                                 {"no_bias", options_.use_bias ? "False" : "True"},
+                                                 {"flatten", options_.flatten ? "True" : "False"}});
   if (!options_.activation.empty())
     act_attrs_ = OpAttrs::Parse(OpNamed("Activation"), {{"act_type", options_.activation}});
 }
@@ -64,7 +68,8 @@ NDArray Dense::forward(const NDArray& x) {
 
 std::string Dense::repr_args() const {
   int64_t in = weight->shape().ndim() == 2 ? weight->shape()[1] : -1;
-  std::string act = options_.activation.empty() ? "linear" : StrCat("Activation(", options_.activation, ")");
+  std::string act =
+      options_.activation.empty() ? "linear" : StrCat("Activation(", options_.activation, ")");
   return StrCat(in > 0 ? StrCat(in) : std::string("None"), " -> ", units_, ", ", act);
 }
 
@@ -75,34 +80,44 @@ Activation::Activation(std::string activation) : act_(std::move(activation)) {
 NDArray Activation::forward(const NDArray& x) { return Apply(*attrs_.op(), attrs_, {x}); }
 
 Dropout::Dropout(double rate, Shape axes) : rate_(rate), axes_(axes) {
-  if (!(rate >= 0 && rate < 1))
-    MX_THROW(absl::StatusCode::kInvalidArgument, "Dropout: rate must be in [0, 1), got ", rate);
+  if (!(rate >= 0 && rate <= 1))
+    MX_THROW(absl::StatusCode::kInvalidArgument, "Dropout: rate must be in [0, 1], got ", rate);
   // MXNet: Dropout op for rate > 0, identity otherwise.
-  op_ = rate > 0 ? internal::OpCall("Dropout", {{"p", PyFloatRepr(rate)}, {"axes", axes.ToString()}})
-                 : internal::OpCall("_copy", {});
+  op_ = rate > 0
+            ? internal::OpCall("Dropout", {{"p", PyFloatRepr(rate)}, {"axes", axes.ToString()}})
+            : internal::OpCall("_copy", {});
 }
 
-std::string Dropout::repr_args() const { return StrCat("p = ", PyFloatRepr(rate_), ", axes=", axes_.ToString()); }
+std::string Dropout::repr_args() const {
+  return StrCat("p = ", PyFloatRepr(rate_), ", axes=", axes_.ToString());
+}
 
 namespace {
 ParameterPtr Param(Block& b, const char* name, int64_t c, InitializerPtr init, InitializerPtr dflt,
                    GradReq req = GradReq::kWrite) {
-  return b.register_parameter(name, {.shape = Shape{c > 0 ? c : -1}, .init = init ? init : dflt, .grad_req = req,
+  return b.register_parameter(name, {.shape = Shape{c > 0 ? c : -1},
+                                     .init = init ? init : dflt,
+                                     .grad_req = req,
                                      .differentiable = req != GradReq::kNull});
 }
 }  // namespace
 
 BatchNorm::BatchNorm(BatchNormOptions o) : o_(std::move(o)) {
   int64_t c = o_.in_channels;
-  gamma = Param(*this, "gamma", c, o_.gamma_initializer, init::One(), o_.scale ? GradReq::kWrite : GradReq::kNull);
-  beta = Param(*this, "beta", c, o_.beta_initializer, init::Zero(), o_.center ? GradReq::kWrite : GradReq::kNull);
-  running_mean = Param(*this, "running_mean", c, o_.running_mean_initializer, init::Zero(), GradReq::kNull);
-  running_var = Param(*this, "running_var", c, o_.running_variance_initializer, init::One(), GradReq::kNull);
-  op_ = internal::OpCall("BatchNorm", {{"axis", StrCat(o_.axis)},
-                                       {"eps", PyFloatRepr(o_.epsilon)},
-                                       {"momentum", PyFloatRepr(o_.momentum)},
-                                       {"fix_gamma", o_.scale ? "False" : "True"},
-                                       {"use_global_stats", o_.use_global_stats ? "True" : "False"}});
+  gamma = Param(*this, "gamma", c, o_.gamma_initializer, init::One(),
+                o_.scale ? GradReq::kWrite : GradReq::kNull);
+  beta = Param(*this, "beta", c, o_.beta_initializer, init::Zero(),
+               o_.center ? GradReq::kWrite : GradReq::kNull);
+  running_mean =
+      Param(*this, "running_mean", c, o_.running_mean_initializer, init::Zero(), GradReq::kNull);
+  running_var =
+      Param(*this, "running_var", c, o_.running_variance_initializer, init::One(), GradReq::kNull);
+  op_ =
+      internal::OpCall("BatchNorm", {{"axis", StrCat(o_.axis)},
+                                     {"eps", PyFloatRepr(o_.epsilon)},
+                                     {"momentum", PyFloatRepr(o_.momentum)},
+                                     {"fix_gamma", o_.scale ? "False" : "True"},
+                                     {"use_global_stats", o_.use_global_stats ? "True" : "False"}});
 }
 
 void BatchNorm::cast(DType dtype) {
@@ -116,9 +131,11 @@ NDArray BatchNorm::forward(const NDArray& x) {
 
 std::string BatchNorm::repr_args() const {
   int64_t c = gamma->shape().is_known() ? gamma->shape()[0] : -1;
-  return StrCat("axis=", o_.axis, ", eps=", PyFloatRepr(o_.epsilon), ", momentum=", PyFloatRepr(o_.momentum),
-                ", fix_gamma=", o_.scale ? "False" : "True", ", use_global_stats=",
-                o_.use_global_stats ? "True" : "False", ", in_channels=", c > 0 ? StrCat(c) : std::string("None"));
+  return StrCat("axis=", o_.axis, ", eps=", PyFloatRepr(o_.epsilon),
+                ", momentum=", PyFloatRepr(o_.momentum),
+                ", fix_gamma=", o_.scale ? "False" : "True",
+                ", use_global_stats=", o_.use_global_stats ? "True" : "False",
+                ", in_channels=", c > 0 ? StrCat(c) : std::string("None"));
 }
 
 namespace {
@@ -129,48 +146,68 @@ int64_t KnownDim0(const Parameter& p) {
 }
 }  // namespace
 
-LayerNorm::LayerNorm(int axis, double eps, bool center, bool scale, int64_t c, InitializerPtr beta_init,
-                     InitializerPtr gamma_init)
-    : axis_(axis), eps_(eps), center_(center), scale_(scale),
+LayerNorm::LayerNorm(int axis, double eps, bool center, bool scale, int64_t c,
+                     InitializerPtr beta_init, InitializerPtr gamma_init)
+    : axis_(axis),
+      eps_(eps),
+      center_(center),
+      scale_(scale),
       op_("LayerNorm", {{"axis", StrCat(axis)}, {"eps", PyFloatRepr(eps)}}) {
-  if (c < 0) MX_THROW(absl::StatusCode::kInvalidArgument, "LayerNorm: in_channels must be >= 0, got ", c);
-  gamma = Param(*this, "gamma", c, gamma_init, init::One(), scale ? GradReq::kWrite : GradReq::kNull);
-  beta = Param(*this, "beta", c, beta_init, init::Zero(), center ? GradReq::kWrite : GradReq::kNull);
+  if (c < 0)
+    MX_THROW(absl::StatusCode::kInvalidArgument, "LayerNorm: in_channels must be >= 0, got ", c);
+  gamma =
+      Param(*this, "gamma", c, gamma_init, init::One(), scale ? GradReq::kWrite : GradReq::kNull);
+  beta =
+      Param(*this, "beta", c, beta_init, init::Zero(), center ? GradReq::kWrite : GradReq::kNull);
 }
 NDArray LayerNorm::forward(const NDArray& x) {
   return op_({x, gamma->data(x.device()), beta->data(x.device())});
 }
 std::string LayerNorm::repr_args() const {
-  return StrCat("eps=", PyFloatRepr(eps_), ", axis=", axis_, ", center=", PyBool(center_), ", scale=", PyBool(scale_),
-                ", in_channels=", KnownDim0(*gamma));
+  return StrCat("eps=", PyFloatRepr(eps_), ", axis=", axis_, ", center=", PyBool(center_),
+                ", scale=", PyBool(scale_), ", in_channels=", KnownDim0(*gamma));
 }
 
 GroupNorm::GroupNorm(int groups, double eps, bool center, bool scale, int64_t /*in_channels*/,
                      InitializerPtr beta_init, InitializerPtr gamma_init)
-    : num_groups_(groups), eps_(eps), center_(center), scale_(scale),
+    : num_groups_(groups),
+      eps_(eps),
+      center_(center),
+      scale_(scale),
       op_("GroupNorm", {{"num_groups", StrCat(groups)}, {"eps", PyFloatRepr(eps)}}) {
-  if (groups < 1) MX_THROW(absl::StatusCode::kInvalidArgument, "GroupNorm: num_groups must be >= 1, got ", groups);
+  if (groups < 1)
+    MX_THROW(absl::StatusCode::kInvalidArgument, "GroupNorm: num_groups must be >= 1, got ",
+             groups);
   // MXNet 1.9.1: (num_groups,), known from the start.
-  gamma = Param(*this, "gamma", groups, gamma_init, init::One(), scale ? GradReq::kWrite : GradReq::kNull);
-  beta = Param(*this, "beta", groups, beta_init, init::Zero(), center ? GradReq::kWrite : GradReq::kNull);
+  gamma = Param(*this, "gamma", groups, gamma_init, init::One(),
+                scale ? GradReq::kWrite : GradReq::kNull);
+  beta = Param(*this, "beta", groups, beta_init, init::Zero(),
+               center ? GradReq::kWrite : GradReq::kNull);
 }
 NDArray GroupNorm::forward(const NDArray& x) {
   return op_({x, gamma->data(x.device()), beta->data(x.device())});
 }
 std::string GroupNorm::repr_args() const {
-  return StrCat("eps=", PyFloatRepr(eps_), ", num_groups=", num_groups_, ", center=", PyBool(center_),
-                ", scale=", PyBool(scale_));
+  return StrCat("eps=", PyFloatRepr(eps_), ", num_groups=", num_groups_,
+                ", center=", PyBool(center_), ", scale=", PyBool(scale_));
 }
 
-InstanceNorm::InstanceNorm(int axis, double eps, bool center, bool scale, int64_t c, InitializerPtr beta_init,
-                           InitializerPtr gamma_init)
-    : axis_(axis), eps_(eps), center_(center), scale_(scale),
+InstanceNorm::InstanceNorm(int axis, double eps, bool center, bool scale, int64_t c,
+                           InitializerPtr beta_init, InitializerPtr gamma_init)
+    : axis_(axis),
+      eps_(eps),
+      center_(center),
+      scale_(scale),
       op_("InstanceNorm", {{"eps", PyFloatRepr(eps)}}) {
-  if (c < 0) MX_THROW(absl::StatusCode::kInvalidArgument, "InstanceNorm: in_channels must be >= 0, got ", c);
+  if (c < 0)
+    MX_THROW(absl::StatusCode::kInvalidArgument, "InstanceNorm: in_channels must be >= 0, got ", c);
   if (axis == 0)
-    MX_THROW(absl::StatusCode::kInvalidArgument, "InstanceNorm: axis must not be 0 (the batch axis), got ", axis);
-  gamma = Param(*this, "gamma", c, gamma_init, init::One(), scale ? GradReq::kWrite : GradReq::kNull);
-  beta = Param(*this, "beta", c, beta_init, init::Zero(), center ? GradReq::kWrite : GradReq::kNull);
+    MX_THROW(absl::StatusCode::kInvalidArgument,
+             "InstanceNorm: axis must not be 0 (the batch axis), got ", axis);
+  gamma =
+      Param(*this, "gamma", c, gamma_init, init::One(), scale ? GradReq::kWrite : GradReq::kNull);
+  beta =
+      Param(*this, "beta", c, beta_init, init::Zero(), center ? GradReq::kWrite : GradReq::kNull);
   // MXNet: x.swapaxes(1, axis) -> InstanceNorm -> swapaxes back.
   if (axis != 1) swap_ = internal::OpCall("SwapAxis", {{"dim1", "1"}, {"dim2", StrCat(axis)}});
 }
@@ -180,25 +217,30 @@ NDArray InstanceNorm::forward(const NDArray& x) {
   return swap_({y});
 }
 std::string InstanceNorm::repr_args() const {
-  return StrCat("eps=", PyFloatRepr(eps_), ", axis=", axis_, ", center=", PyBool(center_), ", scale=", PyBool(scale_),
-                ", in_channels=", KnownDim0(*gamma));
+  return StrCat("eps=", PyFloatRepr(eps_), ", axis=", axis_, ", center=", PyBool(center_),
+                ", scale=", PyBool(scale_), ", in_channels=", KnownDim0(*gamma));
 }
 
 Embedding::Embedding(int64_t input_dim, int64_t output_dim, DType dtype, InitializerPtr winit)
     : input_dim_(input_dim), output_dim_(output_dim) {
   if (input_dim <= 0 || output_dim <= 0)
-    MX_THROW(absl::StatusCode::kInvalidArgument, "Embedding: input_dim and output_dim must be positive, got ",
-             input_dim, " and ", output_dim);
-  op_ = internal::OpCall("Embedding", {{"input_dim", StrCat(input_dim)}, {"output_dim", StrCat(output_dim)},
+    MX_THROW(absl::StatusCode::kInvalidArgument,
+             "Embedding: input_dim and output_dim must be positive, got ", input_dim, " and ",
+             output_dim);
+  op_ = internal::OpCall("Embedding", {{"input_dim", StrCat(input_dim)},
+                                       {"output_dim", StrCat(output_dim)},
                                        {"dtype", std::string(DTypeName(dtype))}});
-  weight = register_parameter("weight", {.shape = Shape{input_dim, output_dim}, .dtype = dtype, .init = winit});
+  weight = register_parameter(
+      "weight", {.shape = Shape{input_dim, output_dim}, .dtype = dtype, .init = winit});
 }
 NDArray Embedding::forward(const NDArray& x) { return op_({x, weight->data(x.device())}); }
-std::string Embedding::repr_args() const { return StrCat(input_dim_, " -> ", output_dim_, ", ", DTypeName(weight->dtype())); }
+std::string Embedding::repr_args() const {
+  return StrCat(input_dim_, " -> ", output_dim_, ", ", DTypeName(weight->dtype()));
+}
 
 namespace {
-NDArrayVec ConcatChildren(const std::vector<std::pair<std::string, BlockPtr>>& children, const NDArrayVec& in,
-                          int axis) {
+NDArrayVec ConcatChildren(const std::vector<std::pair<std::string, BlockPtr>>& children,
+                          const NDArrayVec& in, int axis) {
   std::vector<NDArray> outs;
   for (const auto& [_, c] : children) {
     NDArrayVec o = (*c)(in);
@@ -210,7 +252,11 @@ NDArrayVec ConcatChildren(const std::vector<std::pair<std::string, BlockPtr>>& c
 }
 }  // namespace
 
-NDArrayVec Concatenate::forward(const NDArrayVec& inputs) { return ConcatChildren(children_, inputs, axis_); }
-NDArrayVec HybridConcatenate::forward(const NDArrayVec& inputs) { return ConcatChildren(children_, inputs, axis_); }
+NDArrayVec Concatenate::forward(const NDArrayVec& inputs) {
+  return ConcatChildren(children_, inputs, axis_);
+}
+NDArrayVec HybridConcatenate::forward(const NDArrayVec& inputs) {
+  return ConcatChildren(children_, inputs, axis_);
+}
 
 }  // namespace mxnet::gluon::nn

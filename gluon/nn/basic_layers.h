@@ -39,13 +39,13 @@ class HybridSequential : public HybridBlock {
 };
 
 struct DenseOptions {
-  std::string activation;        // "" (linear), "relu", "sigmoid", "tanh", "softrelu", "softsign"
+  std::string activation;  // "" (linear), "relu", "sigmoid", "tanh", "softrelu", "softsign"
   bool use_bias = true;
-  bool flatten = true;           // flatten (N, ...) to (N, prod(...)); else apply to the last axis
+  bool flatten = true;  // flatten (N, ...) to (N, prod(...)); else apply to the last axis
   DType dtype = DType::kFloat32;
   InitializerPtr weight_initializer;  // default: Block::initialize's
   InitializerPtr bias_initializer;    // default: zeros
-  int64_t in_units = 0;          // 0: inferred at the first forward (deferred init)
+  int64_t in_units = 0;               // 0: inferred at the first forward (deferred init)
 };
 
 // Fully connected layer (nn.Dense): out = act(dot(x, weight.T) + bias).
@@ -103,13 +103,14 @@ class Dropout : public HybridBlock {
 };
 
 struct BatchNormOptions {
-  int axis = 1;             // the channel axis of the data
+  int axis = 1;  // the channel axis of the data
   double momentum = 0.9;
   double epsilon = 1e-5;
-  bool center = true;       // learn beta
-  bool scale = true;        // learn gamma (op attr fix_gamma = !scale)
+  bool center = true;  // learn beta
+  bool scale = true;   // learn gamma (op attr fix_gamma = !scale)
   bool use_global_stats = false;
-  InitializerPtr beta_initializer, gamma_initializer, running_mean_initializer, running_variance_initializer;
+  InitializerPtr beta_initializer, gamma_initializer, running_mean_initializer,
+      running_variance_initializer;
   int64_t in_channels = 0;  // 0: inferred
 };
 
@@ -163,8 +164,9 @@ class LayerNorm : public HybridBlock {
 // scale=True)".
 class GroupNorm : public HybridBlock {
  public:
-  explicit GroupNorm(int num_groups = 1, double epsilon = 1e-5, bool center = true, bool scale = true,
-                     int64_t in_channels = 0, InitializerPtr beta_initializer = nullptr,
+  explicit GroupNorm(int num_groups = 1, double epsilon = 1e-5, bool center = true,
+                     bool scale = true, int64_t in_channels = 0,
+                     InitializerPtr beta_initializer = nullptr,
                      InitializerPtr gamma_initializer = nullptr);
   NDArray forward(const NDArray& x) override;
   std::string class_name() const override { return "GroupNorm"; }
@@ -265,7 +267,8 @@ class Lambda : public Block {
 };
 class HybridLambda : public HybridBlock {
  public:
-  explicit HybridLambda(std::function<NDArrayVec(const NDArrayVec&)> fn, std::string name = "<lambda>")
+  explicit HybridLambda(std::function<NDArrayVec(const NDArrayVec&)> fn,
+                        std::string name = "<lambda>")
       : fn_(std::move(fn)), name_(std::move(name)) {
     if (!fn_) MX_THROW(absl::StatusCode::kInvalidArgument, "HybridLambda: the function is empty");
   }

@@ -18,7 +18,7 @@ struct ConvOptions {
   Shape dilation;        // default 1s
   Shape output_padding;  // transposed convolutions only (MXNet's adj); default 0s
   int64_t groups = 1;
-  std::string layout;    // default NCW / NCHW / NCDHW
+  std::string layout;      // default NCW / NCHW / NCDHW
   std::string activation;  // applied after the convolution ("relu", ...); "" = none
   bool use_bias = true;
   InitializerPtr weight_initializer;
@@ -55,15 +55,18 @@ class ConvBase : public HybridBlock {
 // in_channels.
 class Conv1D : public ConvBase {
  public:
-  Conv1D(int64_t channels, Shape kernel, ConvOptions o = {}) : ConvBase(channels, kernel, 1, false, o, "Conv1D") {}
+  Conv1D(int64_t channels, Shape kernel, ConvOptions o = {})
+      : ConvBase(channels, kernel, 1, false, o, "Conv1D") {}
 };
 class Conv2D : public ConvBase {
  public:
-  Conv2D(int64_t channels, Shape kernel, ConvOptions o = {}) : ConvBase(channels, kernel, 2, false, o, "Conv2D") {}
+  Conv2D(int64_t channels, Shape kernel, ConvOptions o = {})
+      : ConvBase(channels, kernel, 2, false, o, "Conv2D") {}
 };
 class Conv3D : public ConvBase {
  public:
-  Conv3D(int64_t channels, Shape kernel, ConvOptions o = {}) : ConvBase(channels, kernel, 3, false, o, "Conv3D") {}
+  Conv3D(int64_t channels, Shape kernel, ConvOptions o = {})
+      : ConvBase(channels, kernel, 3, false, o, "Conv3D") {}
 };
 class Conv1DTranspose : public ConvBase {
  public:
@@ -82,10 +85,10 @@ class Conv3DTranspose : public ConvBase {
 };
 
 struct PoolOptions {
-  Shape strides;  // default: pool_size
-  Shape padding;  // default 0s
-  bool ceil_mode = false;  // pooling_convention "full" when true, else "valid"
-  std::string layout;      // default NCW / NCHW / NCDHW
+  Shape strides;                  // default: pool_size
+  Shape padding;                  // default 0s
+  bool ceil_mode = false;         // pooling_convention "full" when true, else "valid"
+  std::string layout;             // default NCW / NCHW / NCDHW
   bool count_include_pad = true;  // average pooling only
 };
 
@@ -95,7 +98,8 @@ struct PoolOptions {
 // pool_type=max, layout=NCHW)".
 class PoolBase : public HybridBlock {
  public:
-  PoolBase(Shape pool_size, int dims, std::string pool_type, bool global, PoolOptions options, std::string name);
+  PoolBase(Shape pool_size, int dims, std::string pool_type, bool global, PoolOptions options,
+           std::string name);
   NDArray forward(const NDArray& x) override;
   std::string class_name() const override { return name_; }
 
@@ -109,11 +113,11 @@ class PoolBase : public HybridBlock {
   internal::OpCall pool_;
 };
 
-#define MX_GLUON_POOL(NAME, DIMS, TYPE, DEFAULT)                                        \
-  class NAME : public PoolBase {                                                        \
-   public:                                                                              \
-    explicit NAME(Shape pool_size = DEFAULT, PoolOptions o = {})                         \
-        : PoolBase(pool_size, DIMS, TYPE, false, o, #NAME) {}                           \
+#define MX_GLUON_POOL(NAME, DIMS, TYPE, DEFAULT)                 \
+  class NAME : public PoolBase {                                 \
+   public:                                                       \
+    explicit NAME(Shape pool_size = DEFAULT, PoolOptions o = {}) \
+        : PoolBase(pool_size, DIMS, TYPE, false, o, #NAME) {}    \
   };
 MX_GLUON_POOL(MaxPool1D, 1, "max", Shape({2}))
 MX_GLUON_POOL(MaxPool2D, 2, "max", Shape({2, 2}))
@@ -123,11 +127,12 @@ MX_GLUON_POOL(AvgPool2D, 2, "avg", Shape({2, 2}))
 MX_GLUON_POOL(AvgPool3D, 3, "avg", Shape({2, 2, 2}))
 #undef MX_GLUON_POOL
 
-#define MX_GLUON_GLOBAL_POOL(NAME, DIMS, TYPE)                                           \
-  class NAME : public PoolBase {                                                        \
-   public:                                                                              \
-    explicit NAME(std::string layout = "")                                              \
-        : PoolBase(Shape::Filled(DIMS, 1), DIMS, TYPE, true, PoolOptions{.layout = layout}, #NAME) {} \
+#define MX_GLUON_GLOBAL_POOL(NAME, DIMS, TYPE)                                              \
+  class NAME : public PoolBase {                                                            \
+   public:                                                                                  \
+    explicit NAME(std::string layout = "")                                                  \
+        : PoolBase(Shape::Filled(DIMS, 1), DIMS, TYPE, true, PoolOptions{.layout = layout}, \
+                   #NAME) {}                                                                \
   };
 MX_GLUON_GLOBAL_POOL(GlobalMaxPool1D, 1, "max")
 MX_GLUON_GLOBAL_POOL(GlobalMaxPool2D, 2, "max")

@@ -85,7 +85,8 @@ absl::StatusOr<double> Args::get_double(const std::string& name, double def) con
 absl::StatusOr<std::vector<double>> Args::get_doubles(const std::string& name, std::vector<double> def) const {
   if (!has(name)) return def;
   std::vector<double> out;
-  for (auto part : StrSplit(get(name), ',')) {
+  const std::string text = get(name);  // the split views must not outlive it
+  for (auto part : StrSplit(text, ',')) {
     double v;
     if (!ParseDouble(part, &v))
       return absl::InvalidArgumentError(StrCat("--", name, " must be comma-separated numbers, got '", get(name), "'"));

@@ -77,6 +77,44 @@ TEST(Cli, PredictMatchesMxnetOnTheRealCifarModel) {
   EXPECT_TRUE(testing::AllClose(got->arrays[0], want->arrays[0], 1e-4, 1e-4));
 }
 
+// README's classify example: the real GluonCV CIFAR-10 model on the real photos.
+TEST(Cli, ClassifyRealPhotosWithTheCifarModel) {
+  std::string m = SharedModels();
+  if (m.empty()) GTEST_SKIP() << "../shared/data/models not found";
+  std::string images = m + "../images/";
+  std::string labels = Tmp("cifar_labels.txt");
+  FILE* f = std::fopen(labels.c_str(), "w");
+  std::fputs("airplane\nautomobile\nbird\ncat\ndeer\ndog\nfrog\nhorse\nship\ntruck\n", f);
+  std::fclose(f);
+  Result r = RunTool("classify --symbol " + m + "cifar_resnet20_v1-symbol.json --params " + m +
+                     "cifar_resnet20_v1-0000.params --image " + images + "cat.jpg " + images +
+                     "dog.jpg --labels " + labels +
+                     " --input-size 32 --mean 0.4914,0.4822,0.4465 --std 0.2023,0.1994,0.2010 --topk 1");
+  ASSERT_EQ(r.code, 0) << r.output;
+  size_t cat = r.output.find("cat.jpg:\n  1. cat"), dog = r.output.find("dog.jpg:\n  1. dog");
+  EXPECT_NE(cat, std::string::npos) << r.output;
+  EXPECT_NE(dog, std::string::npos) << r.output;
+  double p_cat = std::stod(r.output.substr(r.output.find_first_of("0123456789", cat + 15)));
+  EXPECT_GT(p_cat, 0.9) << r.output;
+}
+
+// A short training run on a real Fashion-MNIST subset: exports loadable files.
+TEST(Cli, TrainShortRunExportsAModel) {
+  std::string out = Tmp("train_out");
+  Result r = RunTool("train --epochs 1 --limit 1200 --batch-size 64 --workers 0 --out " + out);
+  if (r.output.find("fashion-mnist") != std::string::npos && r.code != 0) GTEST_SKIP() << r.output;
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("test accuracy"), std::string::npos) << r.output;
+  auto params = nd::load(out + "/model-0000.params");
+  ASSERT_TRUE(params.ok()) << params.status();
+  EXPECT_EQ(params->size(), 8u);  // 2 conv + 2 dense layers, weight and bias each
+  double acc = std::stod(r.output.substr(r.output.find("test accuracy ") + 14));
+  EXPECT_GT(acc, 0.5) << r.output;  // 1200 samples, one epoch: well above chance (0.1)
+  Result bad = RunTool("train --model nosuchnet --out " + out);
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.output.find("unknown --model 'nosuchnet'"), std::string::npos) << bad.output;
+}
+
 TEST(Cli, BadInputGivesOneClearErrorLine) {
   std::string m = SharedModels();
   if (m.empty()) GTEST_SKIP() << "../shared/data/models not found";
@@ -90,6 +128,8 @@ TEST(Cli, BadInputGivesOneClearErrorLine) {
       {"predict --symbol " + sym + " --params " + params + " --input " + params + " --output " + Tmp("o.nd"),
        "data inputs"},
       {"predict --bogus 1", "unknown flag --bogus"},
+      {"classify --symbol " + sym + " --params " + params + " --image /nonexistent.jpg", "/nonexistent.jpg"},
+      {"classify --symbol " + sym + " --params " + params + " --image " + sym, "decode"},
   };
   for (const auto& c : cases) {
     Result r = RunTool(c.args);
