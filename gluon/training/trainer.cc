@@ -1,0 +1,280 @@
+#include "gluon/training/trainer.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "autograd/autograd.h"
+#include "base/error.h"
+#include "base/strings.h"
+#include "ndarray/io.h"
+#include "ndarray/ops/basic_api.h"
+
+namespace mxnet::gluon {
+namespace {
+
+using json = nlohmann::json;
+constexpr char kMetaName[] = "__trainer_states__";
+constexpr char kFormat[] = "mxnet-cc-trainer-states";
+
+std::pair<int, int> Key(const Device& d) { return {static_cast<int>(d.type), d.id}; }
+
+// A copy used in a recorded computation since its last update (see trainer.h).
+bool IsFresh(const NDArray& data) { return data.impl() && data.impl()->autograd_entry != nullptr; }
+
+// After an update: the copy becomes a plain variable again (same gradient buffer and request),
+// which clears autograd's entry for it.
+void MarkConsumed(const NDArray& data) {
+  NDArray g = data.grad();
+  if (g.is_none()) return;
+  autograd::mark_variables({data}, {g}, {data.grad_req()});
+}
+
+std::vector<ParameterPtr> SortedParams(const ParameterDict& dict) {
+  std::vector<std::pair<std::string, ParameterPtr>> items(dict.items().begin(), dict.items().end());
+  std::sort(items.begin(), items.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<ParameterPtr> out;
+  for (auto& [k, p] : items) out.push_back(p);
+  return out;
+}
+
+optimizer::State CopyState(const optimizer::State& s, Device d) {
+  optimizer::State out;
+  for (const NDArray& a : s.arrays) out.arrays.push_back(a.is_none() ? NDArray() : a.copyto(d));
+  if (!s.weight32.is_none()) out.weight32 = s.weight32.copyto(d);
+  return out;
+}
+
+}  // namespace
+
+Trainer::Trainer(const ParameterDict& params, const std::string& optimizer,
+                 const Kwargs& optimizer_params) {
+  Init(SortedParams(params), optimizer::Create(optimizer, optimizer_params));
+}
+Trainer::Trainer(const ParameterDict& params, optimizer::OptimizerPtr optimizer) {
+  Init(SortedParams(params), std::move(optimizer));
+}
+Trainer::Trainer(std::vector<ParameterPtr> params, const std::string& optimizer,
+                 const Kwargs& optimizer_params) {
+  Init(std::move(params), optimizer::Create(optimizer, optimizer_params));
+}
+Trainer::Trainer(std::vector<ParameterPtr> params, optimizer::OptimizerPtr optimizer) {
+  Init(std::move(params), std::move(optimizer));
+}
+
+void Trainer::Init(std::vector<ParameterPtr> params, optimizer::OptimizerPtr opt) {
+  if (!opt) MX_THROW(absl::StatusCode::kInvalidArgument, "Trainer: the optimizer is null");
+  std::set<const Parameter*> seen;
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (!params[i])
+      MX_THROW(absl::StatusCode::kInvalidArgument, "Trainer: parameter ", i, " is null");
+    if (!seen.insert(params[i].get()).second)
+      MX_THROW(absl::StatusCode::kInvalidArgument, "Trainer: parameter '", params[i]->name(),
+               "' is listed twice");
+  }
+  params_ = std::move(params);
+  optimizer_ = std::move(opt);
+  std::map<int, ParameterPtr> dict;
+  for (size_t i = 0; i < params_.size(); ++i) dict[static_cast<int>(i)] = params_[i];
+  optimizer_->set_param_dict(std::move(dict));
+  scale_ = optimizer_->rescale_grad();
+}
+
+std::vector<Device> Trainer::CheckDevices() const {
+  std::vector<Device> devices;
+  const Parameter* first = nullptr;
+  for (const auto& p : params_) {
+    if (!p->is_initialized()) continue;  // list_data() reports it if it is ever updated
+    std::vector<Device> d = p->list_device();
+    if (!first) {
+      devices = d;
+      first = p.get();
+    } else if (d != devices) {
+      MX_THROW(absl::StatusCode::kInvalidArgument,
+               "All Parameters must be initialized on the same set of devices, but Parameter '",
+               p->name(), "' is initialized on [", StrJoin(d, ", "), "] while '", first->name(),
+               "' is on [", StrJoin(devices, ", "), "]");
+    }
+  }
+  return devices;
+}
+
+void Trainer::step(double batch_size, bool ignore_stale_grad) {
+  if (!(batch_size > 0))
+    MX_THROW(absl::StatusCode::kInvalidArgument, "Trainer::step: batch_size must be positive, got ",
+             batch_size);
+  optimizer_->set_rescale_grad(scale_ / batch_size);
+  allreduce_grads();
+  Update(ignore_stale_grad);
+}
+
+void Trainer::update(double batch_size, bool ignore_stale_grad) {
+  if (!(batch_size > 0))
+    MX_THROW(absl::StatusCode::kInvalidArgument,
+             "Trainer::update: batch_size must be positive, got ", batch_size);
+  optimizer_->set_rescale_grad(scale_ / batch_size);
+  Update(ignore_stale_grad);
+}
+
+void Trainer::allreduce_grads() {
+  CheckDevices();
+  for (const auto& p : params_) {
+    if (p->grad_req() == GradReq::kNull || !p->is_initialized()) continue;
+    std::vector<NDArray> grads = p->list_grad();
+    if (grads.size() < 2) continue;
+    Device home = grads[0].device();
+    NDArray sum = grads[0].copy();
+    for (size_t k = 1; k < grads.size(); ++k)
+      sum = nd::elemwise_add(sum, grads[k].as_in_context(home));
+    for (const NDArray& g : grads) sum.copyto(g);
+  }
+}
+
+void Trainer::Update(bool ignore_stale_grad) {
+  CheckDevices();
+  // Check every parameter before updating any, so an error leaves the model untouched.
+  if (!ignore_stale_grad) {
+    for (const auto& p : params_) {
+      if (p->grad_req() == GradReq::kNull) continue;
+      for (const NDArray& d : p->list_data())
+        if (!IsFresh(d))
+          MX_THROW(absl::StatusCode::kFailedPrecondition, "Gradient of Parameter `", p->name(),
+                   "` on context ", d.device().ToString(),
+                   " has not been updated by backward since last `step`. This could mean a bug "
+                   "in your model that made it only use a subset of the Parameters (Blocks) for "
+                   "this iteration. If you are intentionally only using a subset, call step with "
+                   "ignore_stale_grad=True to suppress this warning and skip updating of "
+                   "Parameters with stale gradient");
+    }
+  }
+  for (size_t i = 0; i < params_.size(); ++i) {
+    const ParameterPtr& p = params_[i];
+    if (p->grad_req() == GradReq::kNull) continue;
+    int index = static_cast<int>(i);
+    std::vector<NDArray> data = p->list_data();
+    for (const NDArray& w : data) {
+      if (ignore_stale_grad && !IsFresh(w)) continue;
+      NDArray g = w.grad();
+      auto& table = states_[Key(w.device())];
+      auto it = table.find(index);
+      if (it == table.end()) {
+        auto pend = pending_.find(index);
+        optimizer::State st = pend != pending_.end()
+                                  ? CopyState(pend->second, w.device())
+                                  : optimizer_->create_state_multi_precision(index, w);
+        it = table.emplace(index, std::move(st)).first;
+      }
+      optimizer_->update_multi_precision(index, w, g, it->second);
+      MarkConsumed(w);
+    }
+  }
+}
+
+double Trainer::learning_rate() { return optimizer_->learning_rate(); }
+
+void Trainer::set_learning_rate(double lr) { optimizer_->set_learning_rate(lr); }
+
+absl::Status Trainer::save_states(const std::string& fname) const {
+  return StatusFromCall([&] {
+    // The first device's states (MXNet saves updaters[0]); loaded-but-unused ones otherwise.
+    std::vector<Device> devices = CheckDevices();
+    const std::map<int, optimizer::State>* states = nullptr;
+    if (!devices.empty()) {
+      auto it = states_.find(Key(devices[0]));
+      if (it != states_.end()) states = &it->second;
+    }
+    std::map<int, optimizer::State> merged = pending_;
+    if (states)
+      for (const auto& [i, s] : *states) merged[i] = s;
+    std::vector<std::pair<std::string, NDArray>> arrays;
+    json params = json::array();
+    for (const auto& [i, s] : merged) {
+      json entry = {{"index", i},
+                    {"name", i < static_cast<int>(params_.size()) ? params_[i]->name() : ""},
+                    {"num_arrays", s.arrays.size()},
+                    {"weight32", !s.weight32.is_none()}};
+      json present = json::array();
+      for (size_t k = 0; k < s.arrays.size(); ++k) {
+        if (s.arrays[k].is_none()) continue;
+        arrays.emplace_back(StrCat(i, ":", k), s.arrays[k]);
+        present.push_back(k);
+      }
+      entry["arrays"] = present;
+      if (!s.weight32.is_none()) arrays.emplace_back(StrCat(i, ":weight32"), s.weight32);
+      params.push_back(entry);
+    }
+    json meta = {{"format", kFormat},
+                 {"version", 1},
+                 {"optimizer", json::parse(optimizer_->SerializeConfig())},
+                 {"params", params}};
+    std::string text = meta.dump();
+    std::vector<uint8_t> bytes(text.begin(), text.end());
+    arrays.emplace_back(kMetaName,
+                        NDArray::FromVector(bytes, Shape{static_cast<int64_t>(bytes.size())}, cpu(),
+                                            DType::kUint8));
+    ThrowIfError(nd::save(fname, arrays));
+  });
+}
+
+absl::Status Trainer::load_states(const std::string& fname) {
+  auto file = nd::load(fname);
+  if (!file.ok()) return file.status();
+  return StatusFromCall([&] {
+    const NDArray* meta_arr = file->find(kMetaName);
+    if (!meta_arr || meta_arr->dtype() != DType::kUint8)
+      MX_THROW(absl::StatusCode::kInvalidArgument, fname, ": not a Trainer states file (no '",
+               kMetaName, "' record)");
+    std::vector<uint8_t> bytes = meta_arr->ToVector<uint8_t>();
+    json meta = json::parse(std::string(bytes.begin(), bytes.end()), nullptr, false);
+    if (meta.is_discarded() || !meta.is_object() || meta.value("format", "") != kFormat)
+      MX_THROW(absl::StatusCode::kInvalidArgument, fname, ": malformed Trainer states metadata");
+    if (meta.value("version", 0) != 1)
+      MX_THROW(absl::StatusCode::kUnimplemented, fname, ": Trainer states version ",
+               meta.value("version", 0), " is not supported (expected 1)");
+    std::map<int, optimizer::State> loaded;
+    try {
+      for (const json& e : meta.at("params")) {
+        int i = e.at("index").get<int>();
+        if (i < 0 || i >= static_cast<int>(params_.size()))
+          MX_THROW(absl::StatusCode::kInvalidArgument, fname, ": states for parameter index ", i,
+                   " but the Trainer has ", params_.size(), " parameters");
+        const ParameterPtr& p = params_[i];
+        optimizer::State s;
+        s.arrays.resize(e.at("num_arrays").get<size_t>());
+        for (const json& k : e.at("arrays")) {
+          size_t slot = k.get<size_t>();
+          const NDArray* a = file->find(StrCat(i, ":", slot));
+          if (!a || slot >= s.arrays.size())
+            MX_THROW(absl::StatusCode::kInvalidArgument, fname, ": state ", slot, " of parameter ",
+                     i, " is missing");
+          s.arrays[slot] = *a;
+        }
+        if (e.at("weight32").get<bool>()) {
+          const NDArray* a = file->find(StrCat(i, ":weight32"));
+          if (!a)
+            MX_THROW(absl::StatusCode::kInvalidArgument, fname, ": master weight of parameter ", i,
+                     " is missing");
+          s.weight32 = *a;
+        }
+        std::vector<NDArray> check = s.arrays;
+        check.push_back(s.weight32);
+        for (const NDArray& a : check)
+          if (!a.is_none() && p->shape().is_known() && a.shape() != p->shape())
+            MX_THROW(absl::StatusCode::kInvalidArgument, fname, ": a state of parameter ", i, " ('",
+                     p->name(), "') has shape ", a.shape().ToString(),
+                     " but the parameter has shape ", p->shape().ToString());
+        loaded[i] = std::move(s);
+      }
+    } catch (const json::exception& ex) {
+      MX_THROW(absl::StatusCode::kInvalidArgument, fname,
+               ": malformed Trainer states: ", ex.what());
+    }
+    optimizer_->RestoreConfig(meta.at("optimizer").dump());
+    // Every device gets its own copy at its next update.
+    states_.clear();
+    pending_ = std::move(loaded);
+  });
+}
+
+}  // namespace mxnet::gluon

@@ -1,0 +1,109 @@
+// gluon.Trainer: applies an optimizer to a set of Parameters (MXNet 1.9.1 semantics).
+//
+//   Trainer trainer(net.collect_params(), "sgd", {{"learning_rate", 0.1}, {"momentum", 0.9}});
+//   for (...) {
+//     { auto rec = autograd::record(); loss = ...; }
+//     autograd::backward({loss});
+//     trainer.step(batch_size);
+//   }
+//
+// Parameters: from a ParameterDict they are ordered by name (MXNet sorts the dict's keys); the
+// position is the optimizer's index. Parameters with grad_req null are skipped. Every parameter
+// must live on the same devices; each (device, parameter) pair has its own optimizer state and
+// update count, as MXNet's one Updater per context.
+//
+// step(batch_size) = rescale_grad := optimizer's rescale_grad at construction / batch_size, then
+// allreduce_grads(), then update. allreduce_grads() sums each parameter's gradient over its
+// device copies and writes the sum back into every copy (MXNet's kvstore "device"), so the
+// copies then take identical updates. This is MXNet's update_on_kvstore=False path, which
+// gives the same weights as its default for several devices (update on the kvstore) and also
+// allows calling allreduce_grads() and update() separately.
+//
+// Stale gradients. MXNet marks a gradient fresh when backward writes it and stale after an
+// update. Our autograd keeps no such flag, so the Trainer uses what it can observe: a copy of a
+// parameter is fresh when it took part in a computation recorded by autograd since that copy's
+// last update (autograd attaches its leaf entry to the array when a recorded op reads it; after
+// updating a copy the Trainer re-marks it as a variable with autograd::mark_variables, which
+// clears the entry and keeps its gradient buffer). This catches the case MXNet's check is for: a
+// parameter the forward pass did not use (a branch not taken, a sub-network left out). Unlike
+// MXNet it cannot tell that backward was skipped after a recorded forward. Stale copies make
+// step()/update() throw mxnet::Error(kFailedPrecondition) naming the parameter and device
+// before anything is updated; with ignore_stale_grad they are skipped (not updated), as in
+// MXNet.
+//
+// States file (save_states / load_states): MXNet pickles its Updater; we write MXNet's NDArray
+// dict format (.params/.nd, FORMATS.md §1, readable by mx.nd.load), atomically (a temporary
+// file renamed over the target):
+//   "<i>:<k>"       state array k of the parameter with index i (none entries omitted)
+//   "<i>:weight32"  its float32 master weight (multi-precision only)
+//   "__trainer_states__"  a uint8 array holding UTF-8 JSON:
+//       {"format": "mxnet-cc-trainer-states", "version": 1,
+//        "optimizer": Optimizer::SerializeConfig() (name, lr, wd, counts, scheduler, ...),
+//        "params": [{"index": i, "name": "...", "num_arrays": n, "weight32": bool}, ...]}
+// As MXNet, the states of the first device are saved and load_states gives every device a copy.
+// load_states restores into this Trainer's optimizer, which must be of the same class; states
+// must match the parameters' shapes (kInvalidArgument otherwise). Loaded states wait for the
+// first update if the parameters are not initialized yet.
+// Not thread-safe.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "gluon/parameter.h"
+#include "gluon/training/kwargs.h"
+#include "gluon/training/optimizer.h"
+
+namespace mxnet::gluon {
+
+class Trainer {
+ public:
+  // optimizer: a registered name (optimizer::Create) with its keyword arguments.
+  Trainer(const ParameterDict& params, const std::string& optimizer,
+          const Kwargs& optimizer_params = {});
+  // An optimizer object (shared: its param_dict is set to these parameters).
+  Trainer(const ParameterDict& params, optimizer::OptimizerPtr optimizer);
+  // A list, in the given order (index = position).
+  Trainer(std::vector<ParameterPtr> params, const std::string& optimizer,
+          const Kwargs& optimizer_params = {});
+  Trainer(std::vector<ParameterPtr> params, optimizer::OptimizerPtr optimizer);
+
+  // One optimization step: normalizes gradients by 1/batch_size, all-reduces them across
+  // devices and updates every parameter (see the top of this file for stale gradients).
+  void step(double batch_size, bool ignore_stale_grad = false);
+  // Sums gradients across device copies and writes the sum to every copy.
+  void allreduce_grads();
+  // step() without allreduce_grads().
+  void update(double batch_size, bool ignore_stale_grad = false);
+
+  // The optimizer's current learning rate (its scheduler's, if any).
+  double learning_rate();
+  // kFailedPrecondition when the optimizer has an lr_scheduler.
+  void set_learning_rate(double lr);
+  optimizer::Optimizer& optimizer() { return *optimizer_; }
+  const optimizer::OptimizerPtr& optimizer_ptr() const { return optimizer_; }
+  const std::vector<ParameterPtr>& params() const { return params_; }
+
+  // Optimizer and per-parameter states (format above). I/O errors keep absl::Status codes.
+  absl::Status save_states(const std::string& fname) const;
+  absl::Status load_states(const std::string& fname);
+
+ private:
+  void Init(std::vector<ParameterPtr> params, optimizer::OptimizerPtr opt);
+  std::vector<Device> CheckDevices() const;
+  void Update(bool ignore_stale_grad);
+
+  std::vector<ParameterPtr> params_;
+  optimizer::OptimizerPtr optimizer_;
+  double scale_ = 1.0;
+  // Per device (index into the devices of the parameters), per parameter index.
+  std::map<std::pair<int, int>, std::map<int, optimizer::State>> states_;
+  // Loaded states not yet placed on a device (host arrays), per parameter index.
+  std::map<int, optimizer::State> pending_;
+};
+
+}  // namespace mxnet::gluon
