@@ -1,0 +1,123 @@
+// Parameters saved by real MXNet 1.9.1 (save_parameters of small nets with Xavier weights and
+// randomized BatchNorm statistics, testdata/load/) load by structured name and give MXNet's
+// outputs, imperative and hybridized; our save_parameters writes MXNet's keys; export_model +
+// SymbolBlock::imports round-trips.
+#include <filesystem>
+
+#include "gluon/symbol_block.h"
+#include "modelzoo/testing/test_util.h"
+#include "ndarray/io.h"
+
+namespace mxnet::gluon::model_zoo::vision {
+namespace {
+
+using testing::CloseTo;
+using testing::DeterministicValues;
+using testing::ReadJson;
+using testing::ShapeFromJson;
+
+// The constructors of gen_modelzoo_refs.py's LOAD_CASES.
+std::shared_ptr<HybridBlock> Build(const std::string& c) {
+  if (c == "mobilenet0.25_c10") return get_model("mobilenet0.25", {.classes = 10});
+  if (c == "resnet_v1_tiny")
+    return std::make_shared<ResNetV1>(residual_block<BasicBlockV1>(), std::vector<int>{1, 1, 1, 1},
+                                      std::vector<int64_t>{8, 8, 16, 32, 64}, 10, true);
+  if (c == "resnet_v1b_tiny")
+    return std::make_shared<ResNetV1>(residual_block<BottleneckV1>(), std::vector<int>{1, 2},
+                                      std::vector<int64_t>{16, 32, 64}, 10);
+  if (c == "resnet_v2_tiny")
+    return std::make_shared<ResNetV2>(residual_block<BottleneckV2>(), std::vector<int>{1, 2},
+                                      std::vector<int64_t>{16, 32, 64}, 10);
+  if (c == "resnet_v2b_tiny")
+    return std::make_shared<ResNetV2>(residual_block<BasicBlockV2>(), std::vector<int>{2, 1},
+                                      std::vector<int64_t>{8, 8, 16}, 10, true);
+  if (c == "densenet_tiny") return std::make_shared<DenseNet>(8, 4, std::vector<int>{2, 2}, 2, 0.1, 10);
+  ADD_FAILURE() << "unknown case " << c;
+  return nullptr;
+}
+
+std::vector<std::string> Cases() {
+  std::vector<std::string> out;
+  nlohmann::json cases = ReadJson("modelzoo/testdata/load/cases.json");
+  for (auto it = cases.begin(); it != cases.end(); ++it) out.push_back(it.key());
+  return out;
+}
+
+class LoadMxnetParams : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    ref = ReadJson("modelzoo/testdata/load/cases.json")[GetParam()];
+    path = "modelzoo/testdata/load/" + GetParam() + ".params";
+    in_shape = ShapeFromJson(ref["input_shape"]);
+    out_shape = ShapeFromJson(ref["output_shape"]);
+  }
+  nlohmann::json ref;
+  std::string path;
+  Shape in_shape, out_shape;
+};
+
+TEST_P(LoadMxnetParams, ImperativeAndHybridizedOutputs) {
+  auto net = Build(GetParam());
+  absl::Status st = net->load_parameters(path);
+  ASSERT_TRUE(st.ok()) << st;
+  NDArray x = DeterministicValues("input", in_shape);
+  EXPECT_TRUE(CloseTo((*net)(x), testing::ArrayFromJson(ref["output"], out_shape))) << "imperative";
+  net->hybridize();
+  EXPECT_TRUE(CloseTo((*net)(x), testing::ArrayFromJson(ref["output_hybridized"], out_shape))) << "hybridized";
+}
+
+TEST_P(LoadMxnetParams, SaveParametersWritesMxnetsKeys) {
+  auto net = Build(GetParam());
+  ASSERT_TRUE(net->load_parameters(path).ok());
+  std::string out = testing::MakeTempDir("save_" + GetParam()) + "/net.params";
+  ASSERT_TRUE(net->save_parameters(out).ok());
+  auto ours = nd::load(out);
+  auto theirs = nd::load(path);
+  ASSERT_TRUE(ours.ok() && theirs.ok());
+  std::vector<std::string> our_keys, their_keys;
+  for (const auto& [k, _] : ours->items()) our_keys.push_back(k);
+  for (const auto& [k, _] : theirs->items()) their_keys.push_back(k);
+  EXPECT_EQ(our_keys, their_keys);
+  EXPECT_EQ(our_keys, ref["params"].get<std::vector<std::string>>());
+  for (size_t i = 0; i < our_keys.size(); ++i)
+    EXPECT_TRUE(CloseTo(ours->items()[i].second, theirs->items()[i].second, 1e-7)) << our_keys[i];
+}
+
+TEST_P(LoadMxnetParams, ExportImportRoundTrip) {
+  auto net = Build(GetParam());
+  ASSERT_TRUE(net->load_parameters(path).ok());
+  net->hybridize();
+  NDArray x = DeterministicValues("input", in_shape);
+  NDArray y = (*net)(x);
+  std::string prefix = testing::MakeTempDir("export_" + GetParam()) + "/net";
+  ASSERT_TRUE(net->export_model(prefix).ok());
+  auto block = SymbolBlock::imports(prefix + "-symbol.json", {"data"}, prefix + "-0000.params");
+  ASSERT_TRUE(block.ok()) << block.status();
+  EXPECT_TRUE(CloseTo((**block)(x), y, 1e-6));
+}
+
+INSTANTIATE_TEST_SUITE_P(Mxnet191, LoadMxnetParams, ::testing::ValuesIn(Cases()), [](const auto& info) {
+  std::string s = info.param;
+  for (char& c : s)
+    if (c == '.') c = '_';
+  return s;
+});
+
+TEST(LoadErrors, WrongNetNamesTheMissingParameter) {
+  auto net = get_model("mobilenet0.25", {.classes = 10});
+  absl::Status st = net->load_parameters("modelzoo/testdata/load/resnet_v1_tiny.params");
+  EXPECT_EQ(st.code(), absl::StatusCode::kNotFound) << st;
+  EXPECT_NE(std::string(st.message()).find("is missing in 'modelzoo/testdata/load/resnet_v1_tiny.params'"),
+            std::string::npos)
+      << st;
+}
+
+TEST(LoadErrors, WrongClassesIsAShapeError) {
+  auto net = get_model("mobilenet0.25", {.classes = 11});
+  absl::Status st = net->load_parameters("modelzoo/testdata/load/mobilenet0.25_c10.params");
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(std::string(st.message()).find("does not match the parameter's shape (11,"), std::string::npos) << st;
+}
+
+}  // namespace
+}  // namespace mxnet::gluon::model_zoo::vision

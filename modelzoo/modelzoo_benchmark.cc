@@ -1,0 +1,36 @@
+// Inference of model-zoo nets at 224x224: latency at batch 1 and throughput at batch 32
+// (items_per_second = images/s), imperative vs hybridized (static_alloc + static_shape).
+//   ./bazelw run -c opt --config=bench //modelzoo:modelzoo_benchmark --
+//       --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+// Threads: OMP_NUM_THREADS / MXNET_OMP_MAX_THREADS (base/threading.h). MXNet 1.9.1's figures
+// for the same nets: tools/conformance/modelzoo_bench_mxnet.py.
+#include <benchmark/benchmark.h>
+
+#include "modelzoo/testing/deterministic_weights.h"
+#include "modelzoo/vision.h"
+
+namespace mxnet::gluon::model_zoo::vision {
+namespace {
+
+void BM_Inference(benchmark::State& state, const char* name, bool hybridized) {
+  int64_t batch = state.range(0);
+  auto net = get_model(name);
+  net->initialize(init::Xavier());
+  NDArray x = testing::DeterministicValues("input", Shape{batch, 3, 224, 224});
+  (*net)(x).wait_to_read();  // completes deferred initialization
+  if (hybridized) net->hybridize(true, {.static_alloc = true, .static_shape = true});
+  (*net)(x).wait_to_read();  // warm-up (traces when hybridized)
+  for (auto _ : state) (*net)(x).wait_to_read();
+  state.SetItemsProcessed(state.iterations() * batch);
+}
+
+#define MX_ZOO_BENCH(NAME, ID)                                                                                \
+  BENCHMARK_CAPTURE(BM_Inference, ID##_imperative, NAME, false)->Arg(1)->Arg(32)->Unit(benchmark::kMillisecond)->UseRealTime(); \
+  BENCHMARK_CAPTURE(BM_Inference, ID##_hybridized, NAME, true)->Arg(1)->Arg(32)->Unit(benchmark::kMillisecond)->UseRealTime();
+MX_ZOO_BENCH("resnet18_v1", resnet18_v1)
+MX_ZOO_BENCH("resnet50_v1", resnet50_v1)
+MX_ZOO_BENCH("mobilenetv2_1.0", mobilenetv2_1_0)
+#undef MX_ZOO_BENCH
+
+}  // namespace
+}  // namespace mxnet::gluon::model_zoo::vision
