@@ -3,9 +3,11 @@
 namespace mxnet::gluon::model_zoo::vision {
 namespace {
 
-std::shared_ptr<nn::Conv2D> ConvRelu(int64_t channels, int64_t kernel, int64_t strides, int64_t padding) {
+std::shared_ptr<nn::Conv2D> ConvRelu(int64_t channels, int64_t kernel, int64_t strides,
+                                     int64_t padding) {
   return std::make_shared<nn::Conv2D>(
-      channels, Shape{kernel}, nn::ConvOptions{.strides = {strides}, .padding = {padding}, .activation = "relu"});
+      channels, Shape{kernel},
+      nn::ConvOptions{.strides = {strides}, .padding = {padding}, .activation = "relu"});
 }
 std::shared_ptr<nn::MaxPool2D> Pool() {
   return std::make_shared<nn::MaxPool2D>(Shape{3}, nn::PoolOptions{.strides = {2}});

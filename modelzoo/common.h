@@ -14,8 +14,9 @@ namespace mxnet::gluon::model_zoo::vision {
 
 struct ModelOptions {
   int64_t classes = 1000;  // number of classes of the output layer
-  // Load MXNet's published weights from the model store (model_store.h): `<root>/<name>-<sha1[:8]>.params`,
-  // SHA-1 verified. Never downloads; a missing or mismatched file throws mxnet::Error.
+  // Load MXNet's published weights from the model store (model_store.h):
+  // `<root>/<name>-<sha1[:8]>.params`, SHA-1 verified. Never downloads; a missing or mismatched
+  // file throws mxnet::Error.
   bool pretrained = false;
   Device device = cpu();  // where pretrained weights are loaded (MXNet's ctx / device)
   std::string root;       // model store directory; "" = $MXNET_HOME/models (~/.mxnet/models)
@@ -29,8 +30,9 @@ namespace internal {
 void LoadPretrained(Block& net, std::string_view model_name, const ModelOptions& options);
 
 // Shorthands for the layers the model files build (MXNet's keyword defaults).
-inline std::shared_ptr<nn::Conv2D> Conv(int64_t channels, Shape kernel, Shape strides = {1}, Shape padding = {0},
-                                        bool use_bias = true, int64_t in_channels = 0, int64_t groups = 1) {
+inline std::shared_ptr<nn::Conv2D> Conv(int64_t channels, Shape kernel, Shape strides = {1},
+                                        Shape padding = {0}, bool use_bias = true,
+                                        int64_t in_channels = 0, int64_t groups = 1) {
   return std::make_shared<nn::Conv2D>(channels, kernel,
                                       nn::ConvOptions{.strides = strides,
                                                       .padding = padding,
@@ -42,7 +44,9 @@ inline std::shared_ptr<nn::BatchNorm> BN(double epsilon = 1e-5) {
   return std::make_shared<nn::BatchNorm>(nn::BatchNormOptions{.epsilon = epsilon});
 }
 inline std::shared_ptr<nn::Activation> Relu() { return std::make_shared<nn::Activation>("relu"); }
-inline std::shared_ptr<nn::HybridSequential> Seq() { return std::make_shared<nn::HybridSequential>(); }
+inline std::shared_ptr<nn::HybridSequential> Seq() {
+  return std::make_shared<nn::HybridSequential>();
+}
 
 }  // namespace internal
 }  // namespace mxnet::gluon::model_zoo::vision

@@ -27,24 +27,26 @@ TEST_P(NetOutput, MatchesMxnetImperativeAndHybridized) {
   InferShapes(*net, in_shape);
   SetDeterministicWeights(*net);
   NDArray x = DeterministicValues("input", in_shape);
-  NDArray expected = testing::ArrayFromJson(ref["test_output"], ShapeFromJson(ref["test_output_shape"]));
+  NDArray expected =
+      testing::ArrayFromJson(ref["test_output"], ShapeFromJson(ref["test_output_shape"]));
   NDArray imperative = (*net)(x);
   EXPECT_TRUE(CloseTo(imperative, expected)) << "imperative";
   net->hybridize();
   NDArray hybridized = (*net)(x);
   EXPECT_TRUE(CloseTo(hybridized, expected)) << "hybridized";
   EXPECT_TRUE(CloseTo((*net)(x), expected)) << "hybridized, cached graph";
-  std::printf("%-18s input %-18s max rel error vs MXNet: imperative %.2e, hybridized %.2e\n", name.c_str(),
-              in_shape.ToString().c_str(), testing::MaxRelError(imperative, expected),
+  std::printf("%-18s input %-18s max rel error vs MXNet: imperative %.2e, hybridized %.2e\n",
+              name.c_str(), in_shape.ToString().c_str(), testing::MaxRelError(imperative, expected),
               testing::MaxRelError(hybridized, expected));
 }
 
-INSTANTIATE_TEST_SUITE_P(AllNets, NetOutput, ::testing::ValuesIn(model_names()), [](const auto& info) {
-  std::string s = info.param;
-  for (char& c : s)
-    if (c == '.') c = '_';
-  return s;
-});
+INSTANTIATE_TEST_SUITE_P(AllNets, NetOutput, ::testing::ValuesIn(model_names()),
+                         [](const auto& info) {
+                           std::string s = info.param;
+                           for (char& c : s)
+                             if (c == '.') c = '_';
+                           return s;
+                         });
 
 }  // namespace
 }  // namespace mxnet::gluon::model_zoo::vision

@@ -10,7 +10,8 @@ using internal::Conv;
 using internal::Relu;
 using internal::Seq;
 
-std::shared_ptr<nn::HybridConcatenate> DenseLayer(int64_t growth_rate, int64_t bn_size, double dropout) {
+std::shared_ptr<nn::HybridConcatenate> DenseLayer(int64_t growth_rate, int64_t bn_size,
+                                                  double dropout) {
   auto new_features = Seq();
   new_features->add(BN());
   new_features->add(Relu());
@@ -25,7 +26,8 @@ std::shared_ptr<nn::HybridConcatenate> DenseLayer(int64_t growth_rate, int64_t b
   return out;
 }
 
-std::shared_ptr<nn::HybridSequential> DenseBlock(int num_layers, int64_t bn_size, int64_t growth_rate, double dropout) {
+std::shared_ptr<nn::HybridSequential> DenseBlock(int num_layers, int64_t bn_size,
+                                                 int64_t growth_rate, double dropout) {
   auto out = Seq();
   for (int i = 0; i < num_layers; ++i) out->add(DenseLayer(growth_rate, bn_size, dropout));
   return out;
@@ -42,14 +44,16 @@ std::shared_ptr<nn::HybridSequential> Transition(int64_t num_output_features) {
 
 }  // namespace
 
-DenseNet::DenseNet(int64_t num_init_features, int64_t growth_rate, std::vector<int> block_config, int64_t bn_size,
-                   double dropout, int64_t classes) {
-  MX_REQUIRE(!block_config.empty(), absl::StatusCode::kInvalidArgument, "DenseNet: block_config is empty");
+DenseNet::DenseNet(int64_t num_init_features, int64_t growth_rate, std::vector<int> block_config,
+                   int64_t bn_size, double dropout, int64_t classes) {
+  MX_REQUIRE(!block_config.empty(), absl::StatusCode::kInvalidArgument,
+             "DenseNet: block_config is empty");
   features = register_child(Seq(), "features");
   features->add(Conv(num_init_features, {7}, {2}, {3}, false));
   features->add(BN());
   features->add(Relu());
-  features->add(std::make_shared<nn::MaxPool2D>(Shape{3}, nn::PoolOptions{.strides = {2}, .padding = {1}}));
+  features->add(
+      std::make_shared<nn::MaxPool2D>(Shape{3}, nn::PoolOptions{.strides = {2}, .padding = {1}}));
   int64_t num_features = num_init_features;
   for (size_t i = 0; i < block_config.size(); ++i) {
     features->add(DenseBlock(block_config[i], bn_size, growth_rate, dropout));
@@ -72,10 +76,18 @@ std::shared_ptr<HybridBlock> get_densenet(int num_layers, const ModelOptions& op
   int64_t init = 64, growth = 32;
   std::vector<int> config;
   switch (num_layers) {
-    case 121: config = {6, 12, 24, 16}; break;
-    case 161: init = 96, growth = 48, config = {6, 12, 36, 24}; break;
-    case 169: config = {6, 12, 32, 32}; break;
-    case 201: config = {6, 12, 48, 32}; break;
+    case 121:
+      config = {6, 12, 24, 16};
+      break;
+    case 161:
+      init = 96, growth = 48, config = {6, 12, 36, 24};
+      break;
+    case 169:
+      config = {6, 12, 32, 32};
+      break;
+    case 201:
+      config = {6, 12, 48, 32};
+      break;
     default:
       MX_THROW(absl::StatusCode::kInvalidArgument, "Invalid number of layers: ", num_layers,
                ". Options are 121, 161, 169, 201");

@@ -21,8 +21,8 @@ class DenseNet : public HybridBlock {
   // num_init_features: stem channels; growth_rate: channels each dense layer adds;
   // block_config: dense layers per block; bn_size: bottleneck width multiplier; dropout: rate
   // after each dense layer (0 = none).
-  DenseNet(int64_t num_init_features, int64_t growth_rate, std::vector<int> block_config, int64_t bn_size = 4,
-           double dropout = 0, int64_t classes = 1000);
+  DenseNet(int64_t num_init_features, int64_t growth_rate, std::vector<int> block_config,
+           int64_t bn_size = 4, double dropout = 0, int64_t classes = 1000);
   NDArray forward(const NDArray& x) override;
   std::shared_ptr<nn::HybridSequential> features;
   std::shared_ptr<nn::Dense> output;

@@ -26,17 +26,21 @@ std::shared_ptr<nn::HybridSequential> BasicConv(const ConvSetting& s) {
 
 enum class Pool { kNone, kAvg, kMax };
 
-std::shared_ptr<nn::HybridSequential> Branch(Pool pool, std::initializer_list<ConvSetting> settings) {
+std::shared_ptr<nn::HybridSequential> Branch(Pool pool,
+                                             std::initializer_list<ConvSetting> settings) {
   auto out = Seq();
   if (pool == Pool::kAvg)
-    out->add(std::make_shared<nn::AvgPool2D>(Shape{3}, nn::PoolOptions{.strides = {1}, .padding = {1}}));
+    out->add(
+        std::make_shared<nn::AvgPool2D>(Shape{3}, nn::PoolOptions{.strides = {1}, .padding = {1}}));
   else if (pool == Pool::kMax)
     out->add(std::make_shared<nn::MaxPool2D>(Shape{3}, nn::PoolOptions{.strides = {2}}));
   for (const auto& s : settings) out->add(BasicConv(s));
   return out;
 }
 
-std::shared_ptr<nn::HybridConcatenate> Concurrent() { return std::make_shared<nn::HybridConcatenate>(1); }
+std::shared_ptr<nn::HybridConcatenate> Concurrent() {
+  return std::make_shared<nn::HybridConcatenate>(1);
+}
 
 std::shared_ptr<nn::HybridConcatenate> MakeA(int64_t pool_features) {
   auto out = Concurrent();
@@ -71,7 +75,9 @@ std::shared_ptr<nn::HybridConcatenate> MakeC(int64_t c7) {
 std::shared_ptr<nn::HybridConcatenate> MakeD() {
   auto out = Concurrent();
   out->add(Branch(Pool::kNone, {{192, {1}}, {320, {3}, {2}}}));
-  out->add(Branch(Pool::kNone, {{192, {1}}, {192, {1, 7}, {1}, {0, 3}}, {192, {7, 1}, {1}, {3, 0}}, {192, {3}, {2}}}));
+  out->add(Branch(
+      Pool::kNone,
+      {{192, {1}}, {192, {1, 7}, {1}, {0, 3}}, {192, {7, 1}, {1}, {3, 0}}, {192, {3}, {2}}}));
   out->add(Branch(Pool::kMax, {}));
   return out;
 }

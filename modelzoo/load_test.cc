@@ -31,7 +31,8 @@ std::shared_ptr<HybridBlock> Build(const std::string& c) {
   if (c == "resnet_v2b_tiny")
     return std::make_shared<ResNetV2>(residual_block<BasicBlockV2>(), std::vector<int>{2, 1},
                                       std::vector<int64_t>{8, 8, 16}, 10, true);
-  if (c == "densenet_tiny") return std::make_shared<DenseNet>(8, 4, std::vector<int>{2, 2}, 2, 0.1, 10);
+  if (c == "densenet_tiny")
+    return std::make_shared<DenseNet>(8, 4, std::vector<int>{2, 2}, 2, 0.1, 10);
   ADD_FAILURE() << "unknown case " << c;
   return nullptr;
 }
@@ -63,7 +64,8 @@ TEST_P(LoadMxnetParams, ImperativeAndHybridizedOutputs) {
   NDArray x = DeterministicValues("input", in_shape);
   EXPECT_TRUE(CloseTo((*net)(x), testing::ArrayFromJson(ref["output"], out_shape))) << "imperative";
   net->hybridize();
-  EXPECT_TRUE(CloseTo((*net)(x), testing::ArrayFromJson(ref["output_hybridized"], out_shape))) << "hybridized";
+  EXPECT_TRUE(CloseTo((*net)(x), testing::ArrayFromJson(ref["output_hybridized"], out_shape)))
+      << "hybridized";
 }
 
 TEST_P(LoadMxnetParams, SaveParametersWritesMxnetsKeys) {
@@ -96,18 +98,20 @@ TEST_P(LoadMxnetParams, ExportImportRoundTrip) {
   EXPECT_TRUE(CloseTo((**block)(x), y, 1e-6));
 }
 
-INSTANTIATE_TEST_SUITE_P(Mxnet191, LoadMxnetParams, ::testing::ValuesIn(Cases()), [](const auto& info) {
-  std::string s = info.param;
-  for (char& c : s)
-    if (c == '.') c = '_';
-  return s;
-});
+INSTANTIATE_TEST_SUITE_P(Mxnet191, LoadMxnetParams, ::testing::ValuesIn(Cases()),
+                         [](const auto& info) {
+                           std::string s = info.param;
+                           for (char& c : s)
+                             if (c == '.') c = '_';
+                           return s;
+                         });
 
 TEST(LoadErrors, WrongNetNamesTheMissingParameter) {
   auto net = get_model("mobilenet0.25", {.classes = 10});
   absl::Status st = net->load_parameters("modelzoo/testdata/load/resnet_v1_tiny.params");
   EXPECT_EQ(st.code(), absl::StatusCode::kNotFound) << st;
-  EXPECT_NE(std::string(st.message()).find("is missing in 'modelzoo/testdata/load/resnet_v1_tiny.params'"),
+  EXPECT_NE(std::string(st.message())
+                .find("is missing in 'modelzoo/testdata/load/resnet_v1_tiny.params'"),
             std::string::npos)
       << st;
 }
@@ -116,7 +120,9 @@ TEST(LoadErrors, WrongClassesIsAShapeError) {
   auto net = get_model("mobilenet0.25", {.classes = 11});
   absl::Status st = net->load_parameters("modelzoo/testdata/load/mobilenet0.25_c10.params");
   EXPECT_FALSE(st.ok());
-  EXPECT_NE(std::string(st.message()).find("does not match the parameter's shape (11,"), std::string::npos) << st;
+  EXPECT_NE(std::string(st.message()).find("does not match the parameter's shape (11,"),
+            std::string::npos)
+      << st;
 }
 
 }  // namespace

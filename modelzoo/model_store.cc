@@ -50,7 +50,9 @@ std::string ExpandUser(const std::string& path) {
   return std::string(home ? home : "") + path.substr(1);
 }
 
-std::string ResolveRoot(const std::string& root) { return ExpandUser(root.empty() ? default_root() : root); }
+std::string ResolveRoot(const std::string& root) {
+  return ExpandUser(root.empty() ? default_root() : root);
+}
 
 }  // namespace
 
@@ -136,7 +138,8 @@ absl::StatusOr<std::string> sha1_file(const std::string& path) {
   while ((n = std::fread(buf.data(), 1, buf.size(), f.get())) > 0) s.Update(buf.data(), n);
   if (std::ferror(f.get())) return absl::DataLossError(StrCat("read error in '", path, "'"));
   std::string hex = s.HexDigest();
-  if (hex.empty()) return absl::InternalError(StrCat("SHA-1 of '", path, "': OpenSSL digest failed"));
+  if (hex.empty())
+    return absl::InternalError(StrCat("SHA-1 of '", path, "': OpenSSL digest failed"));
   return hex;
 }
 
@@ -144,7 +147,8 @@ namespace internal {
 
 std::string DownloadUrl(std::string_view file_name) {
   const char* env = std::getenv("MXNET_GLUON_REPO");
-  std::string repo = env && *env ? env : "https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/";
+  std::string repo =
+      env && *env ? env : "https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/";
   if (repo.back() != '/') repo += '/';
   return StrCat(repo, "gluon/models/", file_name, ".zip");
 }
@@ -156,18 +160,21 @@ absl::StatusOr<std::string> FindVerifiedFile(std::string_view name, std::string_
   std::string path = (fs::path(dir) / (file_name + ".params")).string();
   std::error_code ec;
   if (!fs::exists(path, ec)) {
-    return absl::NotFoundError(StrCat(
-        "Pretrained weights for model '", name, "' not found: expected file '", file_name,
-        ".params' in directory '", dir, "'. This build does not download; fetch ",
-        DownloadUrl(file_name), ", unzip it into that directory (or pass another root), and retry."));
+    return absl::NotFoundError(
+        StrCat("Pretrained weights for model '", name, "' not found: expected file '", file_name,
+               ".params' in directory '", dir, "'. This build does not download; fetch ",
+               DownloadUrl(file_name),
+               ", unzip it into that directory (or pass another root), and retry."));
   }
   auto actual = sha1_file(path);
   if (!actual.ok()) return actual.status();
   if (*actual != sha1) {
-    return absl::DataLossError(StrCat("Pretrained weights for model '", name, "': '", path,
-                                      "' has SHA-1 ", *actual, " but MXNet's model store expects ", sha1,
-                                      " (the file is corrupt or not the published one); delete it and "
-                                      "download it again from ", DownloadUrl(file_name)));
+    return absl::DataLossError(
+        StrCat("Pretrained weights for model '", name, "': '", path, "' has SHA-1 ", *actual,
+               " but MXNet's model store expects ", sha1,
+               " (the file is corrupt or not the published one); delete it and "
+               "download it again from ",
+               DownloadUrl(file_name)));
   }
   return path;
 }
@@ -188,7 +195,9 @@ absl::Status purge(const std::string& root) {
     if (entry.path().extension() != ".params") continue;
     std::error_code rm;
     fs::remove(entry.path(), rm);
-    if (rm) return absl::InternalError(StrCat("purge: cannot delete '", entry.path().string(), "': ", rm.message()));
+    if (rm)
+      return absl::InternalError(
+          StrCat("purge: cannot delete '", entry.path().string(), "': ", rm.message()));
   }
   if (ec) return absl::InternalError(StrCat("purge: cannot list '", dir, "': ", ec.message()));
   return absl::OkStatus();

@@ -65,8 +65,10 @@ class EnvGuard {
     if (had_) old_ = v;
   }
   ~EnvGuard() {
-    if (had_) setenv(name_, old_.c_str(), 1);
-    else unsetenv(name_);
+    if (had_)
+      setenv(name_, old_.c_str(), 1);
+    else
+      unsetenv(name_);
   }
 
  private:
@@ -84,10 +86,12 @@ TEST(Root, MxnetHomeAndHome) {
   EXPECT_EQ(default_root(), "/data/mx/models");
   // A missing file under the default root names that directory.
   auto r = get_model_file("alexnet");
-  EXPECT_NE(std::string(r.status().message()).find("'/data/mx/models'"), std::string::npos) << r.status();
+  EXPECT_NE(std::string(r.status().message()).find("'/data/mx/models'"), std::string::npos)
+      << r.status();
   // ~ in an explicit root is expanded.
   auto t = get_model_file("alexnet", "~/zoo");
-  EXPECT_NE(std::string(t.status().message()).find("'/home/someone/zoo'"), std::string::npos) << t.status();
+  EXPECT_NE(std::string(t.status().message()).find("'/home/someone/zoo'"), std::string::npos)
+      << t.status();
 }
 
 TEST(GetModelFile, MissingFileNamesFileDirectoryAndUrl) {
@@ -105,7 +109,8 @@ TEST(GetModelFile, MissingFileNamesFileDirectoryAndUrl) {
             std::string::npos)
       << msg;
   setenv("MXNET_GLUON_REPO", "http://mirror.example/mx", 1);
-  EXPECT_EQ(internal::DownloadUrl("vgg16-e660d456"), "http://mirror.example/mx/gluon/models/vgg16-e660d456.zip");
+  EXPECT_EQ(internal::DownloadUrl("vgg16-e660d456"),
+            "http://mirror.example/mx/gluon/models/vgg16-e660d456.zip");
 }
 
 TEST(GetModelFile, ChecksumMismatchIsAnError) {
@@ -125,7 +130,8 @@ TEST(GetModelFile, VerifiedFileLoads) {
   auto path = internal::FindVerifiedFile("tiny", kTinySha1, root);
   ASSERT_TRUE(path.ok()) << path.status();
   EXPECT_EQ(*path, root + "/tiny-b58972ae.params");
-  vision::ResNetV2 net(vision::residual_block<vision::BasicBlockV2>(), {2, 1}, {8, 8, 16}, 10, true);
+  vision::ResNetV2 net(vision::residual_block<vision::BasicBlockV2>(), {2, 1}, {8, 8, 16}, 10,
+                       true);
   EXPECT_TRUE(net.load_parameters(*path).ok());
   // One flipped byte fails verification.
   std::string bytes;
@@ -135,13 +141,14 @@ TEST(GetModelFile, VerifiedFileLoads) {
   }
   bytes[bytes.size() / 2] ^= 1;
   WriteFile(*path, bytes);
-  EXPECT_EQ(internal::FindVerifiedFile("tiny", kTinySha1, root).status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(internal::FindVerifiedFile("tiny", kTinySha1, root).status().code(),
+            absl::StatusCode::kDataLoss);
 }
 
 TEST(Pretrained, FactoriesNeverFallBackToRandomWeights) {
   std::string root = testing::MakeTempDir("store_factories");
-  for (const std::string name : {"resnet18_v1", "vgg11_bn", "squeezenet1.1", "mobilenet0.5", "mobilenetv2_0.25",
-                                 "inceptionv3", "densenet121", "alexnet"}) {
+  for (const std::string name : {"resnet18_v1", "vgg11_bn", "squeezenet1.1", "mobilenet0.5",
+                                 "mobilenetv2_0.25", "inceptionv3", "densenet121", "alexnet"}) {
     try {
       vision::get_model(name, {.pretrained = true, .root = root});
       ADD_FAILURE() << name << ": no error";

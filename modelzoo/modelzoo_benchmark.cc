@@ -1,5 +1,7 @@
 // Inference of model-zoo nets at 224x224: latency at batch 1 and throughput at batch 32
-// (items_per_second = images/s), imperative vs hybridized (static_alloc + static_shape).
+// (items_per_second = images/s), imperative vs hybridized (static_alloc + static_shape). "Time"
+// is wall time; "CPU" is the process's CPU time (all threads), the robust figure on a loaded
+// machine.
 //   ./bazelw run -c opt --config=bench //modelzoo:modelzoo_benchmark --
 //       --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 // Threads: OMP_NUM_THREADS / MXNET_OMP_MAX_THREADS (base/threading.h). MXNet 1.9.1's figures
@@ -24,9 +26,19 @@ void BM_Inference(benchmark::State& state, const char* name, bool hybridized) {
   state.SetItemsProcessed(state.iterations() * batch);
 }
 
-#define MX_ZOO_BENCH(NAME, ID)                                                                                \
-  BENCHMARK_CAPTURE(BM_Inference, ID##_imperative, NAME, false)->Arg(1)->Arg(32)->Unit(benchmark::kMillisecond)->UseRealTime(); \
-  BENCHMARK_CAPTURE(BM_Inference, ID##_hybridized, NAME, true)->Arg(1)->Arg(32)->Unit(benchmark::kMillisecond)->UseRealTime();
+#define MX_ZOO_BENCH(NAME, ID)                                  \
+  BENCHMARK_CAPTURE(BM_Inference, ID##_imperative, NAME, false) \
+      ->Arg(1)                                                  \
+      ->Arg(32)                                                 \
+      ->Unit(benchmark::kMillisecond)                           \
+      ->UseRealTime()                                           \
+      ->MeasureProcessCPUTime();                                \
+  BENCHMARK_CAPTURE(BM_Inference, ID##_hybridized, NAME, true)  \
+      ->Arg(1)                                                  \
+      ->Arg(32)                                                 \
+      ->Unit(benchmark::kMillisecond)                           \
+      ->UseRealTime()                                           \
+      ->MeasureProcessCPUTime();
 MX_ZOO_BENCH("resnet18_v1", resnet18_v1)
 MX_ZOO_BENCH("resnet50_v1", resnet50_v1)
 MX_ZOO_BENCH("mobilenetv2_1.0", mobilenetv2_1_0)

@@ -15,7 +15,8 @@ namespace {
 NDArray Image(const nlohmann::json& c) {
   std::vector<uint8_t> v;
   for (int x : c["image"].get<std::vector<int>>()) v.push_back(static_cast<uint8_t>(x));
-  return NDArray::FromVector(v, Shape(c["shape"].get<std::vector<int64_t>>()), cpu(), DType::kUint8);
+  return NDArray::FromVector(v, Shape(c["shape"].get<std::vector<int64_t>>()), cpu(),
+                             DType::kUint8);
 }
 
 TEST(Normalize, MatchesMxnet) {
@@ -47,9 +48,11 @@ TEST(Preprocess, ResizeCropNormalize) {
     EXPECT_NEAR(v[c * 224 * 224], expected, 1e-5);
     EXPECT_NEAR(v[c * 224 * 224 + 224 * 224 - 1], expected, 1e-5);
   }
-  EXPECT_EQ(preprocess_image(NDArray::Full(Shape{100, 80, 3}, 0, cpu(), DType::kUint8), 299).shape(),
-            Shape({1, 3, 299, 299}));
-  EXPECT_THROW(preprocess_image(NDArray::Full(Shape{2, 10, 10, 3}, 0, cpu(), DType::kUint8)), Error);
+  EXPECT_EQ(
+      preprocess_image(NDArray::Full(Shape{100, 80, 3}, 0, cpu(), DType::kUint8), 299).shape(),
+      Shape({1, 3, 299, 299}));
+  EXPECT_THROW(preprocess_image(NDArray::Full(Shape{2, 10, 10, 3}, 0, cpu(), DType::kUint8)),
+               Error);
 }
 
 }  // namespace

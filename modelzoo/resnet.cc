@@ -18,21 +18,24 @@ std::shared_ptr<nn::Conv2D> Conv3x3(int64_t channels, int64_t stride, int64_t in
   return Conv(channels, {3}, {stride}, {1}, false, in_channels);
 }
 
-std::shared_ptr<nn::HybridSequential> Downsample(int64_t channels, int64_t stride, int64_t in_channels) {
+std::shared_ptr<nn::HybridSequential> Downsample(int64_t channels, int64_t stride,
+                                                 int64_t in_channels) {
   auto d = Seq();
   d->add(Conv(channels, {1}, {stride}, {0}, false, in_channels));
   d->add(BN());
   return d;
 }
 
-void CheckSpec(const std::vector<int>& layers, const std::vector<int64_t>& channels, const char* what) {
+void CheckSpec(const std::vector<int>& layers, const std::vector<int64_t>& channels,
+               const char* what) {
   MX_REQUIRE(layers.size() + 1 == channels.size(), absl::StatusCode::kInvalidArgument, what,
              ": channels must have one more entry than layers, got ", layers.size(), " layers and ",
              channels.size(), " channels");
 }
 
-std::shared_ptr<nn::HybridSequential> MakeLayer(const ResidualBlockFactory& block, int num_layer, int64_t channels,
-                                                int64_t stride, int64_t in_channels) {
+std::shared_ptr<nn::HybridSequential> MakeLayer(const ResidualBlockFactory& block, int num_layer,
+                                                int64_t channels, int64_t stride,
+                                                int64_t in_channels) {
   auto layer = Seq();
   layer->add(block(channels, stride, channels != in_channels, in_channels));
   for (int i = 1; i < num_layer; ++i) layer->add(block(channels, 1, false, channels));
@@ -84,7 +87,9 @@ BasicBlockV2::BasicBlockV2(int64_t channels, int64_t stride, bool ds, int64_t in
   conv1 = register_child(Conv3x3(channels, stride, in_channels), "conv1");
   bn2 = register_child(BN(), "bn2");
   conv2 = register_child(Conv3x3(channels, 1, channels), "conv2");
-  if (ds) downsample = register_child(Conv(channels, {1}, {stride}, {0}, false, in_channels), "downsample");
+  if (ds)
+    downsample =
+        register_child(Conv(channels, {1}, {stride}, {0}, false, in_channels), "downsample");
 }
 
 NDArray BasicBlockV2::forward(const NDArray& x) {
@@ -105,7 +110,9 @@ BottleneckV2::BottleneckV2(int64_t channels, int64_t stride, bool ds, int64_t in
   conv2 = register_child(Conv3x3(channels / 4, stride, channels / 4), "conv2");
   bn3 = register_child(BN(), "bn3");
   conv3 = register_child(Conv(channels, {1}, {1}, {0}, false), "conv3");
-  if (ds) downsample = register_child(Conv(channels, {1}, {stride}, {0}, false, in_channels), "downsample");
+  if (ds)
+    downsample =
+        register_child(Conv(channels, {1}, {stride}, {0}, false, in_channels), "downsample");
 }
 
 NDArray BottleneckV2::forward(const NDArray& x) {
@@ -120,8 +127,8 @@ NDArray BottleneckV2::forward(const NDArray& x) {
   return add_({y, residual});
 }
 
-ResNetV1::ResNetV1(ResidualBlockFactory block, std::vector<int> layers, std::vector<int64_t> channels,
-                   int64_t classes, bool thumbnail) {
+ResNetV1::ResNetV1(ResidualBlockFactory block, std::vector<int> layers,
+                   std::vector<int64_t> channels, int64_t classes, bool thumbnail) {
   CheckSpec(layers, channels, "ResNetV1");
   features = register_child(Seq(), "features");
   if (thumbnail) {
@@ -130,29 +137,33 @@ ResNetV1::ResNetV1(ResidualBlockFactory block, std::vector<int> layers, std::vec
     features->add(Conv(channels[0], {7}, {2}, {3}, false));
     features->add(BN());
     features->add(Relu());
-    features->add(std::make_shared<nn::MaxPool2D>(Shape{3}, nn::PoolOptions{.strides = {2}, .padding = {1}}));
+    features->add(
+        std::make_shared<nn::MaxPool2D>(Shape{3}, nn::PoolOptions{.strides = {2}, .padding = {1}}));
   }
   for (size_t i = 0; i < layers.size(); ++i)
     features->add(MakeLayer(block, layers[i], channels[i + 1], i == 0 ? 1 : 2, channels[i]));
   features->add(std::make_shared<nn::GlobalAvgPool2D>());
-  output = register_child(std::make_shared<nn::Dense>(classes, nn::DenseOptions{.in_units = channels.back()}),
-                          "output");
+  output = register_child(
+      std::make_shared<nn::Dense>(classes, nn::DenseOptions{.in_units = channels.back()}),
+      "output");
 }
 
 NDArray ResNetV1::forward(const NDArray& x) { return (*output)((*features)(x)); }
 
-ResNetV2::ResNetV2(ResidualBlockFactory block, std::vector<int> layers, std::vector<int64_t> channels,
-                   int64_t classes, bool thumbnail) {
+ResNetV2::ResNetV2(ResidualBlockFactory block, std::vector<int> layers,
+                   std::vector<int64_t> channels, int64_t classes, bool thumbnail) {
   CheckSpec(layers, channels, "ResNetV2");
   features = register_child(Seq(), "features");
-  features->add(std::make_shared<nn::BatchNorm>(nn::BatchNormOptions{.center = false, .scale = false}));
+  features->add(
+      std::make_shared<nn::BatchNorm>(nn::BatchNormOptions{.center = false, .scale = false}));
   if (thumbnail) {
     features->add(Conv3x3(channels[0], 1, 0));
   } else {
     features->add(Conv(channels[0], {7}, {2}, {3}, false));
     features->add(BN());
     features->add(Relu());
-    features->add(std::make_shared<nn::MaxPool2D>(Shape{3}, nn::PoolOptions{.strides = {2}, .padding = {1}}));
+    features->add(
+        std::make_shared<nn::MaxPool2D>(Shape{3}, nn::PoolOptions{.strides = {2}, .padding = {1}}));
   }
   int64_t in_channels = channels[0];
   for (size_t i = 0; i < layers.size(); ++i) {
@@ -163,12 +174,14 @@ ResNetV2::ResNetV2(ResidualBlockFactory block, std::vector<int> layers, std::vec
   features->add(Relu());
   features->add(std::make_shared<nn::GlobalAvgPool2D>());
   features->add(std::make_shared<nn::Flatten>());
-  output = register_child(std::make_shared<nn::Dense>(classes, nn::DenseOptions{.in_units = in_channels}), "output");
+  output = register_child(
+      std::make_shared<nn::Dense>(classes, nn::DenseOptions{.in_units = in_channels}), "output");
 }
 
 NDArray ResNetV2::forward(const NDArray& x) { return (*output)((*features)(x)); }
 
-std::shared_ptr<HybridBlock> get_resnet(int version, int num_layers, const ModelOptions& options, bool thumbnail) {
+std::shared_ptr<HybridBlock> get_resnet(int version, int num_layers, const ModelOptions& options,
+                                        bool thumbnail) {
   struct Spec {
     int n;
     bool bottleneck;
@@ -187,17 +200,20 @@ std::shared_ptr<HybridBlock> get_resnet(int version, int num_layers, const Model
     if (s.n == num_layers) spec = &s;
   MX_REQUIRE(spec, absl::StatusCode::kInvalidArgument, "Invalid number of layers: ", num_layers,
              ". Options are 18, 34, 50, 101, 152");
-  MX_REQUIRE(version == 1 || version == 2, absl::StatusCode::kInvalidArgument, "Invalid resnet version: ", version,
-             ". Options are 1 and 2.");
+  MX_REQUIRE(version == 1 || version == 2, absl::StatusCode::kInvalidArgument,
+             "Invalid resnet version: ", version, ". Options are 1 and 2.");
   std::shared_ptr<HybridBlock> net;
   if (version == 1) {
     auto block = spec->bottleneck ? residual_block<BottleneckV1>() : residual_block<BasicBlockV1>();
-    net = std::make_shared<ResNetV1>(block, spec->layers, spec->channels, options.classes, thumbnail);
+    net =
+        std::make_shared<ResNetV1>(block, spec->layers, spec->channels, options.classes, thumbnail);
   } else {
     auto block = spec->bottleneck ? residual_block<BottleneckV2>() : residual_block<BasicBlockV2>();
-    net = std::make_shared<ResNetV2>(block, spec->layers, spec->channels, options.classes, thumbnail);
+    net =
+        std::make_shared<ResNetV2>(block, spec->layers, spec->channels, options.classes, thumbnail);
   }
-  if (options.pretrained) internal::LoadPretrained(*net, StrCat("resnet", num_layers, "_v", version), options);
+  if (options.pretrained)
+    internal::LoadPretrained(*net, StrCat("resnet", num_layers, "_v", version), options);
   return net;
 }
 

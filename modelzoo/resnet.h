@@ -72,11 +72,12 @@ class BottleneckV2 : public HybridBlock {
 
 // Makes one residual block: (channels, stride, downsample, in_channels). MXNet passes the block
 // class; here residual_block<BasicBlockV1>() and friends stand for it.
-using ResidualBlockFactory =
-    std::function<std::shared_ptr<HybridBlock>(int64_t channels, int64_t stride, bool downsample, int64_t in_channels)>;
+using ResidualBlockFactory = std::function<std::shared_ptr<HybridBlock>(
+    int64_t channels, int64_t stride, bool downsample, int64_t in_channels)>;
 template <typename B>
 ResidualBlockFactory residual_block() {
-  return [](int64_t channels, int64_t stride, bool downsample, int64_t in_channels) -> std::shared_ptr<HybridBlock> {
+  return [](int64_t channels, int64_t stride, bool downsample,
+            int64_t in_channels) -> std::shared_ptr<HybridBlock> {
     return std::make_shared<B>(channels, stride, downsample, in_channels);
   };
 }
@@ -107,8 +108,8 @@ class ResNetV2 : public HybridBlock {
 
 // version 1 or 2; num_layers 18, 34, 50, 101, 152. Throws kInvalidArgument otherwise (naming
 // the options). thumbnail as in ResNetV1 (MXNet's **kwargs pass-through).
-std::shared_ptr<HybridBlock> get_resnet(int version, int num_layers, const ModelOptions& options = {},
-                                        bool thumbnail = false);
+std::shared_ptr<HybridBlock> get_resnet(int version, int num_layers,
+                                        const ModelOptions& options = {}, bool thumbnail = false);
 std::shared_ptr<HybridBlock> resnet18_v1(const ModelOptions& options = {});
 std::shared_ptr<HybridBlock> resnet34_v1(const ModelOptions& options = {});
 std::shared_ptr<HybridBlock> resnet50_v1(const ModelOptions& options = {});

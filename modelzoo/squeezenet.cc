@@ -5,7 +5,8 @@
 namespace mxnet::gluon::model_zoo::vision {
 namespace {
 
-std::shared_ptr<nn::HybridSequential> FireConv(int64_t channels, int64_t kernel, int64_t padding = 0) {
+std::shared_ptr<nn::HybridSequential> FireConv(int64_t channels, int64_t kernel,
+                                               int64_t padding = 0) {
   auto out = internal::Seq();
   out->add(internal::Conv(channels, {kernel}, {1}, {padding}));
   out->add(internal::Relu());
@@ -23,14 +24,15 @@ std::shared_ptr<nn::HybridSequential> Fire(int64_t squeeze, int64_t expand1x1, i
 }
 
 std::shared_ptr<nn::MaxPool2D> CeilPool() {
-  return std::make_shared<nn::MaxPool2D>(Shape{3}, nn::PoolOptions{.strides = {2}, .ceil_mode = true});
+  return std::make_shared<nn::MaxPool2D>(Shape{3},
+                                         nn::PoolOptions{.strides = {2}, .ceil_mode = true});
 }
 
 }  // namespace
 
 SqueezeNet::SqueezeNet(const std::string& version, int64_t classes) {
-  MX_REQUIRE(version == "1.0" || version == "1.1", absl::StatusCode::kInvalidArgument, "Unsupported SqueezeNet version ",
-             version, ": 1.0 or 1.1 expected");
+  MX_REQUIRE(version == "1.0" || version == "1.1", absl::StatusCode::kInvalidArgument,
+             "Unsupported SqueezeNet version ", version, ": 1.0 or 1.1 expected");
   features = register_child(internal::Seq(), "features");
   if (version == "1.0") {
     features->add(internal::Conv(96, {7}, {2}));
@@ -71,13 +73,18 @@ SqueezeNet::SqueezeNet(const std::string& version, int64_t classes) {
 
 NDArray SqueezeNet::forward(const NDArray& x) { return (*output)((*features)(x)); }
 
-std::shared_ptr<HybridBlock> get_squeezenet(const std::string& version, const ModelOptions& options) {
+std::shared_ptr<HybridBlock> get_squeezenet(const std::string& version,
+                                            const ModelOptions& options) {
   auto net = std::make_shared<SqueezeNet>(version, options.classes);
   if (options.pretrained) internal::LoadPretrained(*net, StrCat("squeezenet", version), options);
   return net;
 }
 
-std::shared_ptr<HybridBlock> squeezenet1_0(const ModelOptions& o) { return get_squeezenet("1.0", o); }
-std::shared_ptr<HybridBlock> squeezenet1_1(const ModelOptions& o) { return get_squeezenet("1.1", o); }
+std::shared_ptr<HybridBlock> squeezenet1_0(const ModelOptions& o) {
+  return get_squeezenet("1.0", o);
+}
+std::shared_ptr<HybridBlock> squeezenet1_1(const ModelOptions& o) {
+  return get_squeezenet("1.1", o);
+}
 
 }  // namespace mxnet::gluon::model_zoo::vision

@@ -25,7 +25,8 @@ class SqueezeNet : public HybridBlock {
   std::shared_ptr<nn::HybridSequential> output;
 };
 
-std::shared_ptr<HybridBlock> get_squeezenet(const std::string& version, const ModelOptions& options = {});
+std::shared_ptr<HybridBlock> get_squeezenet(const std::string& version,
+                                            const ModelOptions& options = {});
 std::shared_ptr<HybridBlock> squeezenet1_0(const ModelOptions& options = {});
 std::shared_ptr<HybridBlock> squeezenet1_1(const ModelOptions& options = {});
 

@@ -16,12 +16,15 @@ using testing::ShapeFromJson;
 
 // The names of MXNet 1.9.1's get_model table (vision/__init__.py), in its order.
 const std::vector<std::string> kMxnetNames = {
-    "resnet18_v1", "resnet34_v1", "resnet50_v1", "resnet101_v1", "resnet152_v1", "resnet18_v2",
-    "resnet34_v2", "resnet50_v2", "resnet101_v2", "resnet152_v2", "vgg11", "vgg13",
-    "vgg16", "vgg19", "vgg11_bn", "vgg13_bn", "vgg16_bn", "vgg19_bn",
-    "alexnet", "densenet121", "densenet161", "densenet169", "densenet201", "squeezenet1.0",
-    "squeezenet1.1", "inceptionv3", "mobilenet1.0", "mobilenet0.75", "mobilenet0.5", "mobilenet0.25",
-    "mobilenetv2_1.0", "mobilenetv2_0.75", "mobilenetv2_0.5", "mobilenetv2_0.25"};
+    "resnet18_v1",     "resnet34_v1",     "resnet50_v1",     "resnet101_v1",
+    "resnet152_v1",    "resnet18_v2",     "resnet34_v2",     "resnet50_v2",
+    "resnet101_v2",    "resnet152_v2",    "vgg11",           "vgg13",
+    "vgg16",           "vgg19",           "vgg11_bn",        "vgg13_bn",
+    "vgg16_bn",        "vgg19_bn",        "alexnet",         "densenet121",
+    "densenet161",     "densenet169",     "densenet201",     "squeezenet1.0",
+    "squeezenet1.1",   "inceptionv3",     "mobilenet1.0",    "mobilenet0.75",
+    "mobilenet0.5",    "mobilenet0.25",   "mobilenetv2_1.0", "mobilenetv2_0.75",
+    "mobilenetv2_0.5", "mobilenetv2_0.25"};
 
 TEST(ModelTable, NamesAreMxnets) {
   std::set<std::string> expected(kMxnetNames.begin(), kMxnetNames.end());
@@ -114,9 +117,11 @@ TEST(ResNet, ThumbnailStem) {
   auto net = get_resnet(1, 18, {.classes = 10}, true);
   EXPECT_EQ(InferShapes(*net, Shape{1, 3, 32, 32}), Shape({1, 10}));
   EXPECT_EQ(net->collect_params().get("features.0.weight")->shape(), Shape({64, 3, 3, 3}));
-  EXPECT_EQ(net->collect_params().get("features.1.0.body.0.weight")->shape(), Shape({64, 64, 3, 3}));
+  EXPECT_EQ(net->collect_params().get("features.1.0.body.0.weight")->shape(),
+            Shape({64, 64, 3, 3}));
   auto v2 = get_resnet(2, 50, {}, true);
-  EXPECT_EQ(v2->collect_params().get("features.1.weight")->shape(), Shape({64, -1, 3, 3}));  // deferred
+  EXPECT_EQ(v2->collect_params().get("features.1.weight")->shape(),
+            Shape({64, -1, 3, 3}));  // deferred
   EXPECT_EQ(InferShapes(*v2, Shape{1, 3, 32, 32}), Shape({1, 1000}));
   EXPECT_EQ(v2->collect_params().get("features.1.weight")->shape(), Shape({64, 3, 3, 3}));
 }
@@ -131,8 +136,8 @@ TEST(MobileNetV2, ShortcutsWhereMxnetHasThem) {
     shortcut.push_back(b->use_shortcut());
   }
   // stride 1 and in == out channels: blocks 3, 5, 6, 8, 9, 10, 12, 13, 15, 16 (1-based).
-  std::vector<bool> expected = {false, false, true, false, true, true, false, true, true,
-                                true,  false, true, true, false, true, true, false};
+  std::vector<bool> expected = {false, false, true, false, true,  true, false, true, true,
+                                true,  false, true, true,  false, true, true,  false};
   EXPECT_EQ(shortcut, expected);
 }
 

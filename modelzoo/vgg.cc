@@ -6,15 +6,17 @@ namespace mxnet::gluon::model_zoo::vision {
 namespace {
 
 std::shared_ptr<nn::Dense> Dense(int64_t units, const std::string& activation) {
-  return std::make_shared<nn::Dense>(
-      units, nn::DenseOptions{.activation = activation, .weight_initializer = init::Normal(), .bias_initializer = init::Zero()});
+  return std::make_shared<nn::Dense>(units, nn::DenseOptions{.activation = activation,
+                                                             .weight_initializer = init::Normal(),
+                                                             .bias_initializer = init::Zero()});
 }
 
 }  // namespace
 
 VGG::VGG(std::vector<int> layers, std::vector<int64_t> filters, int64_t classes, bool batch_norm) {
   MX_REQUIRE(layers.size() == filters.size(), absl::StatusCode::kInvalidArgument,
-             "VGG: layers and filters must have the same length, got ", layers.size(), " and ", filters.size());
+             "VGG: layers and filters must have the same length, got ", layers.size(), " and ",
+             filters.size());
   features = register_child(internal::Seq(), "features");
   for (size_t i = 0; i < layers.size(); ++i) {
     for (int j = 0; j < layers[i]; ++j) {
@@ -40,15 +42,24 @@ NDArray VGG::forward(const NDArray& x) { return (*output)((*features)(x)); }
 std::shared_ptr<HybridBlock> get_vgg(int num_layers, const ModelOptions& options, bool batch_norm) {
   std::vector<int> layers;
   switch (num_layers) {
-    case 11: layers = {1, 1, 2, 2, 2}; break;
-    case 13: layers = {2, 2, 2, 2, 2}; break;
-    case 16: layers = {2, 2, 3, 3, 3}; break;
-    case 19: layers = {2, 2, 4, 4, 4}; break;
+    case 11:
+      layers = {1, 1, 2, 2, 2};
+      break;
+    case 13:
+      layers = {2, 2, 2, 2, 2};
+      break;
+    case 16:
+      layers = {2, 2, 3, 3, 3};
+      break;
+    case 19:
+      layers = {2, 2, 4, 4, 4};
+      break;
     default:
       MX_THROW(absl::StatusCode::kInvalidArgument, "Invalid number of layers: ", num_layers,
                ". Options are 11, 13, 16, 19");
   }
-  auto net = std::make_shared<VGG>(layers, std::vector<int64_t>{64, 128, 256, 512, 512}, options.classes, batch_norm);
+  auto net = std::make_shared<VGG>(layers, std::vector<int64_t>{64, 128, 256, 512, 512},
+                                   options.classes, batch_norm);
   if (options.pretrained)
     internal::LoadPretrained(*net, StrCat("vgg", num_layers, batch_norm ? "_bn" : ""), options);
   return net;

@@ -18,14 +18,16 @@ namespace mxnet::gluon::model_zoo::vision {
 class VGG : public HybridBlock {
  public:
   // layers: conv layers per stage; filters: channels per stage (same length).
-  VGG(std::vector<int> layers, std::vector<int64_t> filters, int64_t classes = 1000, bool batch_norm = false);
+  VGG(std::vector<int> layers, std::vector<int64_t> filters, int64_t classes = 1000,
+      bool batch_norm = false);
   NDArray forward(const NDArray& x) override;
   std::shared_ptr<nn::HybridSequential> features;
   std::shared_ptr<nn::Dense> output;
 };
 
 // num_layers 11, 13, 16 or 19 (kInvalidArgument otherwise). Pretrained names: vggN, vggN_bn.
-std::shared_ptr<HybridBlock> get_vgg(int num_layers, const ModelOptions& options = {}, bool batch_norm = false);
+std::shared_ptr<HybridBlock> get_vgg(int num_layers, const ModelOptions& options = {},
+                                     bool batch_norm = false);
 std::shared_ptr<HybridBlock> vgg11(const ModelOptions& options = {});
 std::shared_ptr<HybridBlock> vgg13(const ModelOptions& options = {});
 std::shared_ptr<HybridBlock> vgg16(const ModelOptions& options = {});

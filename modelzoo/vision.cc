@@ -63,11 +63,13 @@ std::shared_ptr<HybridBlock> get_model(std::string_view name, const ModelOptions
   std::string key = AsciiToLower(name);
   auto it = Models().find(key);
   if (it == Models().end())
-    MX_THROW(absl::StatusCode::kInvalidArgument, "Model ", key, " is not supported. Available options are\n\t",
-             StrJoin(model_names(), "\n\t"));
+    MX_THROW(absl::StatusCode::kInvalidArgument, "Model ", key,
+             " is not supported. Available options are\n\t", StrJoin(model_names(), "\n\t"));
   return it->second(options);
 }
 
-int64_t input_size(std::string_view name) { return AsciiToLower(name) == "inceptionv3" ? 299 : 224; }
+int64_t input_size(std::string_view name) {
+  return AsciiToLower(name) == "inceptionv3" ? 299 : 224;
+}
 
 }  // namespace mxnet::gluon::model_zoo::vision

@@ -3,10 +3,10 @@
 // structured name), their factories, and get_model by MXNet's names.
 //
 //   namespace vision = mxnet::gluon::model_zoo::vision;
-//   auto net = vision::get_model("resnet50_v1");                 // random weights after initialize()
-//   net->initialize(gluon::init::Xavier());
-//   auto pre = vision::get_model("mobilenetv2_1.0", {.pretrained = true});   // model store
-//   NDArray y = (*pre)(vision::preprocess_image(img));           // preprocess.h
+//   auto net = vision::get_model("resnet50_v1");                 // random weights after
+//   initialize() net->initialize(gluon::init::Xavier()); auto pre =
+//   vision::get_model("mobilenetv2_1.0", {.pretrained = true});   // model store NDArray y =
+//   (*pre)(vision::preprocess_image(img));           // preprocess.h
 //
 // Pretrained weights expect RGB input in [0, 1] normalized with mean (0.485, 0.456, 0.406) and
 // std (0.229, 0.224, 0.225), 224x224 (299x299 for inceptionv3): see preprocess.h.

@@ -1,6 +1,8 @@
 #include "symbol/executor.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstring>
 #include <map>
 #include <unordered_map>
 
@@ -8,6 +10,7 @@
 #include "base/strings.h"
 #include "ndarray/grad.h"
 #include "symbol/graph.h"
+#include "symbol/passes/passes.h"
 
 namespace mxnet::sym {
 namespace {
@@ -49,7 +52,8 @@ struct EntryKey {
 };
 
 // Forward outputs followed by d(outputs)/d(inputs[i]) for every i in `needs_grad`, with head
-// gradients as variables "__head_grad_<k>".
+// gradients as variables "__head_grad_<k>". Inputs are found by name (the forward graph may
+// lack some after the passes, or have extra constant variables).
 Symbol BuildTrainingGraph(const Symbol& fwd, const std::vector<bool>& needs_grad,
                           const std::vector<std::string>& input_names) {
   IndexedGraph g(fwd);
@@ -58,8 +62,10 @@ Symbol BuildTrainingGraph(const Symbol& fwd, const std::vector<bool>& needs_grad
   auto accumulate = [&](const NodeEntry& e, GradValue v) {
     EntryKey k{e.node.get(), e.index};
     auto it = grads.find(k);
-    if (it == grads.end()) grads.emplace(k, v);
-    else it->second = b.Add(it->second, v);
+    if (it == grads.end())
+      grads.emplace(k, v);
+    else
+      it->second = b.Add(it->second, v);
   };
   for (size_t k = 0; k < fwd.outputs().size(); ++k) {
     Symbol hg = Symbol::Variable(StrCat("__head_grad_", k));
@@ -88,40 +94,57 @@ Symbol BuildTrainingGraph(const Symbol& fwd, const std::vector<bool>& needs_grad
     b.set_prefix(n->name + "_backward");
     std::vector<GradValue> ig = n->op->gradient(b, n->attrs, ins, outs, og);
     for (size_t k = 0; k < n->inputs.size() && k < ig.size(); ++k)
-      if (ig[k].valid() && !n->op->IsMutableInput(static_cast<int>(k))) accumulate(n->inputs[k], ig[k]);
+      if (ig[k].valid() && !n->op->IsMutableInput(static_cast<int>(k)))
+        accumulate(n->inputs[k], ig[k]);
   }
+  std::unordered_map<std::string, std::shared_ptr<Node>> var_by_name;
+  for (int v : g.input_nodes) var_by_name[g.nodes[v]->name] = g.nodes[v];
   std::vector<NodeEntry> outs = fwd.outputs();
   for (size_t i = 0; i < input_names.size(); ++i) {
     if (!needs_grad[i]) continue;
-    const NodeEntry var{g.nodes[g.input_nodes[i]], 0, 0};
+    auto vit = var_by_name.find(input_names[i]);
+    NodeEntry var = vit != var_by_name.end() ? NodeEntry{vit->second, 0, 0}
+                                             : Symbol::Variable(input_names[i]).outputs()[0];
     auto it = grads.find(EntryKey{var.node.get(), 0});
     outs.push_back(it != grads.end() ? b.Get(it->second) : b.Get(b.ZerosLike(b.Wrap(var))));
   }
   return Symbol(outs);
 }
 
-// An executable graph: forward nodes first, then backward nodes.
-struct Program {
-  explicit Program(const Symbol& s) : graph(s) {}
-  IndexedGraph graph;
-  int num_forward_nodes = 0;
-  int num_forward_outputs = 0;
-  std::vector<int> input_node;      // per CachedOp input: node id (-1 if unused by this graph)
-  std::vector<int> head_grad_node;  // per forward output: node id of its head-gradient variable
-  std::vector<int> grad_input;      // per gradient output: the CachedOp input index
+struct State {
+  std::vector<NDArray> slots;
+  std::vector<NDArray> values;  // per entry
 };
 
 struct Plan {
   std::vector<Shape> shapes;
   std::vector<int> types;
-  std::vector<int> slot;        // per entry: buffer slot, -1 external (inputs) or fresh (outputs)
-  std::vector<int64_t> slot_bytes;
-  MemoryStats stats;
+  passes::MemoryPlan memory;
+  // Reusable states for static_alloc.
+  mutable std::mutex mu;
+  mutable std::vector<std::unique_ptr<State>> pool;
 };
 
-struct State {
-  std::vector<NDArray> slots;
-  std::vector<NDArray> values;  // per entry
+// An executable graph: forward nodes first, then backward nodes.
+struct Program {
+  explicit Program(const Symbol& s) : symbol(s), graph(s) {}
+  Symbol symbol;
+  IndexedGraph graph;
+  int num_forward_nodes = 0;
+  int num_forward_outputs = 0;
+  std::vector<int> input_node;      // per CachedOp input: node id (-1 if unused by this graph)
+  std::vector<int> head_grad_node;  // per forward output: node id of its head-gradient variable
+  std::vector<std::pair<int, NDArray>> constants;  // variables bound to pass-made values
+  std::vector<bool> copy_output;  // per forward output: a constant or a repeated entry
+  std::map<std::string, NDArray> constant_values;  // by name (reports)
+  bool inference = false;
+  std::vector<passes::PassResult> report;
+  std::vector<std::string> folded_inputs;
+  // Plans by input signature.
+  mutable std::mutex mu;
+  mutable std::map<std::string, std::shared_ptr<const Plan>> plans;
+  mutable std::string last_sig;
+  mutable std::shared_ptr<const Plan> last_plan;
 };
 
 NDArray ViewOf(const NDArray& buffer, const Shape& shape, DType dtype) {
@@ -135,43 +158,222 @@ NDArray ViewOf(const NDArray& buffer, const Shape& shape, DType dtype) {
 
 std::string SignatureKey(std::span<const NDArray> in) {
   std::string k;
-  for (const auto& a : in) StrAppend(&k, a.shape().ToString(), ":", DTypeFlag(a.dtype()), ";");
+  for (const auto& a : in)
+    StrAppend(&k, a.shape().ToString(), ":", DTypeFlag(a.dtype()), ":",
+              static_cast<int>(a.device().type), ";");
   return k;
 }
 
+// A 64-bit fingerprint of an array's bytes (CPU arrays): per 64-bit word lane, the running sum
+// and the sum of running sums (Fletcher-style, so a change anywhere and moved values both show),
+// over 8 lanes the compiler vectorizes, mixed at the end. Near memory speed; any non-adversarial
+// change of the contents changes it with overwhelming probability.
+uint64_t Fingerprint(const NDArray& a) {
+  constexpr int kLanes = 8;
+  const auto* p = static_cast<const uint8_t*>(a.data_ptr());
+  const size_t n = a.nbytes();
+  uint64_t s1[kLanes] = {}, s2[kLanes] = {};
+  size_t i = 0;
+  for (; i + sizeof(uint64_t) * kLanes <= n; i += sizeof(uint64_t) * kLanes) {
+    uint64_t w[kLanes];
+    std::memcpy(w, p + i, sizeof w);
+    for (int l = 0; l < kLanes; ++l) {
+      s1[l] += w[l];
+      s2[l] += s1[l];
+    }
+  }
+  uint64_t tail[kLanes] = {};
+  std::memcpy(tail, p + i, n - i);
+  constexpr uint64_t kMul = 0x9E3779B97F4A7C15ull;
+  uint64_t r = n * kMul;
+  for (int l = 0; l < kLanes; ++l) {
+    s1[l] += tail[l];
+    s2[l] += s1[l];
+    r = (r ^ s1[l]) * kMul;
+    r ^= r >> 29;
+    r = (r ^ s2[l]) * kMul;
+    r ^= r >> 32;
+  }
+  return r;
+}
+
+// Fingerprints of several arrays, in parallel when there is enough to hash.
+std::vector<uint64_t> Fingerprints(const std::vector<const NDArray*>& arrays) {
+  std::vector<uint64_t> h(arrays.size());
+  int64_t bytes = 0;
+  for (const NDArray* a : arrays) bytes += static_cast<int64_t>(a->nbytes());
+  const int64_t n = static_cast<int64_t>(arrays.size());
+#pragma omp parallel for schedule(dynamic) if (bytes > (int64_t{1} << 18))
+  for (int64_t i = 0; i < n; ++i) h[i] = Fingerprint(*arrays[i]);
+  return h;
+}
+
+// Identity of an array for folded-input checks: the array object and the bytes it views.
+bool SameArray(const NDArray& a, const NDArray& b) {
+  return a.impl() == b.impl() && a.impl()->storage == b.impl()->storage &&
+         a.impl()->offset == b.impl()->offset;
+}
+
+// Inputs folded into an inference graph that change again within kMinCallsPerFold calls, more
+// than kMaxRefolds times in a row, are not folded any more for that signature (they change with
+// nearly every call). Changes between longer runs of calls (training epochs with validation in
+// between) keep folding.
+constexpr int kMaxRefolds = 3;
+constexpr int64_t kMinCallsPerFold = 8;
+
 }  // namespace
+
+std::string CompileReport::ToString() const {
+  const char* kind = passes.size() <= 1 ? "graph as given"
+                     : inference        ? "inference graph"
+                                        : "training graph";
+  std::string s = StrCat(kind, ": ", nodes_before, " -> ", nodes_after, " op nodes\n");
+  for (const auto& r : passes) StrAppend(&s, "  ", r.ToString(), "\n");
+  if (!folded_inputs.empty()) StrAppend(&s, "  folded inputs: ", folded_inputs.size(), "\n");
+  return s;
+}
 
 struct CachedOp::Impl {
   CachedOpOptions options;
+  std::vector<std::string> input_names;
+  Symbol symbol;  // as given
+  int original_nodes = 0;
   mutable std::mutex mu;
-  std::shared_ptr<const Program> forward;
+  std::shared_ptr<const Program> forward;  // the graph as given (input masks; backend none)
+  std::shared_ptr<const Program> base;     // after the semantics-preserving passes
   std::map<std::vector<bool>, std::shared_ptr<const Program>> training;  // by grad mask
-  // Plans by (program, signature).
-  std::map<std::pair<const Program*, std::string>, std::shared_ptr<const Plan>> plans;
-  std::pair<const Program*, std::string> last_key;
+  // Inference graphs by input signature, with the inputs whose values they baked in.
+  struct InferEntry {
+    std::shared_ptr<const Program> program;
+    std::vector<int> deps;  // CachedOp input indices
+    std::vector<NDArray> dep_arrays;
+    std::vector<uint64_t> dep_hashes;
+    int refolds = 0;  // consecutive re-optimizations after few calls
+    mutable std::atomic<int64_t> calls{1};
+  };
+  std::map<std::string, std::shared_ptr<const InferEntry>> inference;
+  std::shared_ptr<const Program> last_program;
   std::shared_ptr<const Plan> last_plan;
-  // Reusable states for static_alloc, per plan.
-  std::map<const Plan*, std::vector<std::unique_ptr<State>>> free_states;
   MemoryStats last_stats;
+  CompileReport last_report;
+  int num_plans = 0;
   Monitor monitor;
   bool monitor_all = false;
 
-  std::shared_ptr<const Program> MakeProgram(const Symbol& s, const std::vector<std::string>& names,
-                                             int num_fwd_nodes, int num_fwd_outputs) {
+  bool has_passes() const { return !options.backend.empty() && options.backend != "none"; }
+
+  std::shared_ptr<Program> MakeProgram(const Symbol& s, const Program* fwd, int num_fwd_outputs,
+                                       const std::map<std::string, NDArray>& constants) const {
     auto p = std::make_shared<Program>(s);
-    p->num_forward_nodes = num_fwd_nodes;
+    p->num_forward_nodes = fwd ? fwd->num_forward_nodes : static_cast<int>(p->graph.nodes.size());
     p->num_forward_outputs = num_fwd_outputs;
     std::unordered_map<std::string, int> by_name;
     for (int v : p->graph.input_nodes) by_name[p->graph.nodes[v]->name] = v;
-    for (const auto& n : names) p->input_node.push_back(by_name.count(n) ? by_name[n] : -1);
-    if (forward)  // training graphs start with the forward graph's nodes, in the same order
-      for (int i = 0; i < num_fwd_nodes; ++i)
-        MX_CHECK(p->graph.nodes[i].get() == forward->graph.nodes[i].get(), "node ", i);
+    for (const auto& n : input_names) p->input_node.push_back(by_name.count(n) ? by_name[n] : -1);
+    if (fwd)  // training graphs start with the forward graph's nodes, in the same order
+      for (int i = 0; i < fwd->num_forward_nodes; ++i)
+        MX_CHECK(p->graph.nodes[i].get() == fwd->graph.nodes[i].get(), "node ", i);
     for (int k = 0; k < num_fwd_outputs; ++k) {
       auto it = by_name.find(StrCat("__head_grad_", k));
       p->head_grad_node.push_back(it == by_name.end() ? -1 : it->second);
     }
+    for (const auto& [name, value] : constants) {
+      auto it = by_name.find(name);
+      if (it == by_name.end()) continue;
+      p->constants.push_back({it->second, value});
+      p->constant_values[name] = value;
+    }
+    std::vector<int> seen;
+    for (int k = 0; k < num_fwd_outputs; ++k) {
+      int e = p->graph.outputs[k];
+      const Node& n = *p->graph.nodes[p->graph.node_id.at(s.outputs()[k].node.get())];
+      bool dup = std::find(seen.begin(), seen.end(), e) != seen.end();
+      p->copy_output.push_back(dup || (n.is_variable() && constants.count(n.name)));
+      seen.push_back(e);
+    }
     return p;
+  }
+
+  // The graph after the semantics-preserving passes (training and is_train calls).
+  std::shared_ptr<const Program> Base() {
+    if (!has_passes()) return forward;
+    {
+      std::lock_guard<std::mutex> l(mu);
+      if (base) return base;
+    }
+    passes::Graph g = passes::Graph::CopyOf(symbol);
+    g.inference = false;
+    std::vector<passes::PassResult> report = passes::RunPipeline(g, {.backend = options.backend});
+    auto p = MakeProgram(g.symbol, nullptr, static_cast<int>(symbol.outputs().size()), g.constants);
+    p->report = std::move(report);
+    std::lock_guard<std::mutex> l(mu);
+    if (!base) base = p;
+    return base;
+  }
+
+  std::shared_ptr<const Program> CompileInference(std::span<const NDArray> inputs, bool fold) {
+    passes::Graph g = passes::Graph::CopyOf(symbol);
+    g.inference = true;
+    g.declared_inputs = input_names;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      g.input_shapes[input_names[i]] = inputs[i].shape();
+      g.input_types[input_names[i]] = inputs[i].dtype();
+      if (fold) g.input_values[input_names[i]] = inputs[i];
+    }
+    std::vector<passes::PassResult> report =
+        passes::RunPipeline(g, {.backend = options.backend, .fold_input_values = fold});
+    auto p = MakeProgram(g.symbol, nullptr, static_cast<int>(symbol.outputs().size()), g.constants);
+    p->inference = true;
+    p->report = std::move(report);
+    p->folded_inputs.assign(g.value_deps.begin(), g.value_deps.end());
+    return p;
+  }
+
+  bool DepsMatch(const InferEntry& e, std::span<const NDArray> inputs) const {
+    std::vector<const NDArray*> arrays;
+    for (size_t j = 0; j < e.deps.size(); ++j) {
+      const NDArray& a = inputs[e.deps[j]];
+      if (!SameArray(a, e.dep_arrays[j])) return false;
+      arrays.push_back(&a);
+    }
+    return !options.verify_folded_inputs || Fingerprints(arrays) == e.dep_hashes;
+  }
+
+  // The inference graph for this call (compiled per signature; re-optimized when an input whose
+  // value was folded in changed).
+  std::shared_ptr<const Program> Inference(std::span<const NDArray> inputs) {
+    if (!has_passes()) return forward;
+    const std::string sig = SignatureKey(inputs);
+    std::shared_ptr<const InferEntry> cur;
+    {
+      std::lock_guard<std::mutex> l(mu);
+      auto it = inference.find(sig);
+      if (it != inference.end()) cur = it->second;
+    }
+    if (cur && DepsMatch(*cur, inputs)) {
+      cur->calls.fetch_add(1, std::memory_order_relaxed);
+      return cur->program;
+    }
+    int refolds = !cur ? 0 : cur->calls.load() >= kMinCallsPerFold ? 1 : cur->refolds + 1;
+    bool fold = refolds <= kMaxRefolds;
+    for (const auto& a : inputs)
+      fold &= a.device().type == DeviceType::kCPU || !options.verify_folded_inputs;
+    auto e = std::make_shared<InferEntry>();
+    e->program = CompileInference(inputs, fold);
+    e->refolds = refolds;
+    std::vector<const NDArray*> arrays;
+    for (const auto& name : e->program->folded_inputs) {
+      auto it = std::find(input_names.begin(), input_names.end(), name);
+      if (it == input_names.end()) continue;
+      int i = static_cast<int>(it - input_names.begin());
+      e->deps.push_back(i);
+      e->dep_arrays.push_back(inputs[i]);
+      arrays.push_back(&inputs[i]);
+    }
+    if (options.verify_folded_inputs) e->dep_hashes = Fingerprints(arrays);
+    std::lock_guard<std::mutex> l(mu);
+    inference[sig] = e;
+    return e->program;
   }
 
   std::shared_ptr<const Plan> MakePlan(const Program& p, std::span<const NDArray> inputs) const {
@@ -184,6 +386,10 @@ struct CachedOp::Impl {
       if (v < 0) continue;
       plan->shapes[g.entry_start[v]] = inputs[i].shape();
       plan->types[g.entry_start[v]] = DTypeFlag(inputs[i].dtype());
+    }
+    for (const auto& [v, value] : p.constants) {
+      plan->shapes[g.entry_start[v]] = value.shape();
+      plan->types[g.entry_start[v]] = DTypeFlag(value.dtype());
     }
     // Head gradients have their outputs' shapes/types (known once forward is inferred).
     InferShapes(g, &plan->shapes);
@@ -202,115 +408,69 @@ struct CachedOp::Impl {
       for (int k = 0; k < g.nodes[n]->num_outputs(); ++k) {
         int e = g.EntryId(static_cast<int>(n), k);
         if (!plan->shapes[e].is_known() || plan->types[e] < 0)
-          MX_THROW(absl::StatusCode::kInvalidArgument, "CachedOp: cannot infer the shape/dtype of '",
-                   g.nodes[n]->name, "' output ", k, " (", plan->shapes[e].ToString(),
-                   ") from the input shapes");
+          MX_THROW(absl::StatusCode::kInvalidArgument,
+                   "CachedOp: cannot infer the shape/dtype of '", g.nodes[n]->name, "' output ", k,
+                   " (", plan->shapes[e].ToString(), ") from the input shapes");
       }
     }
-    // ---- Memory plan: liveness-based reuse plus in-place. ----
-    std::vector<int> last_use(g.num_entries, -1);
-    for (size_t n = 0; n < g.nodes.size(); ++n)
-      for (const auto& e : g.nodes[n]->inputs) last_use[g.EntryId(e)] = static_cast<int>(n);
-    std::vector<bool> external(g.num_entries, false);
-    for (int v : g.input_nodes) external[g.entry_start[v]] = true;
-    for (int e : g.outputs) external[e] = true;
-    plan->slot.assign(g.num_entries, -1);
-    std::multimap<int64_t, int> free_slots;  // bytes -> slot
-    auto bytes_of = [&](int e) {
-      return plan->shapes[e].Size() * static_cast<int64_t>(DTypeSize(static_cast<DType>(plan->types[e])));
-    };
-    for (size_t n = 0; n < g.nodes.size(); ++n) {
-      const Node& node = *g.nodes[n];
-      if (node.is_variable()) continue;
-      std::vector<bool> taken_inplace(node.inputs.size(), false);
-      for (int k = 0; k < node.num_outputs(); ++k) {
-        int e = g.EntryId(static_cast<int>(n), k);
-        int64_t bytes = bytes_of(e);
-        plan->stats.naive_bytes += external[e] ? 0 : bytes;
-        if (external[e]) continue;
-        int chosen = -1;
-        if (options.plan_memory) {
-          for (auto [i, j] : node.op->inplace) {
-            if (j != k || i >= static_cast<int>(node.inputs.size()) || taken_inplace[i]) continue;
-            int ein = g.EntryId(node.inputs[i]);
-            int uses = 0;
-            for (const auto& x : node.inputs) uses += g.EntryId(x) == ein;
-            if (plan->slot[ein] >= 0 && last_use[ein] == static_cast<int>(n) && uses == 1 &&
-                plan->slot_bytes[plan->slot[ein]] >= bytes && plan->types[ein] == plan->types[e]) {
-              chosen = plan->slot[ein];
-              taken_inplace[i] = true;
-              ++plan->stats.num_inplace;
-              break;
-            }
-          }
-          if (chosen < 0) {
-            auto it = free_slots.lower_bound(bytes);
-            if (it != free_slots.end()) {
-              chosen = it->second;
-              free_slots.erase(it);
-            }
-          }
-        }
-        if (chosen < 0) {
-          chosen = static_cast<int>(plan->slot_bytes.size());
-          plan->slot_bytes.push_back(std::max<int64_t>(bytes, 1));
-        }
-        plan->slot[e] = chosen;
-      }
-      if (!options.plan_memory) continue;
-      // Release inputs that die here (unless their buffer continues as an in-place output).
-      std::vector<int> released;
-      for (size_t i = 0; i < node.inputs.size(); ++i) {
-        int ein = g.EntryId(node.inputs[i]);
-        if (plan->slot[ein] < 0 || last_use[ein] != static_cast<int>(n) || taken_inplace[i]) continue;
-        if (std::find(released.begin(), released.end(), ein) != released.end()) continue;
-        released.push_back(ein);
-        free_slots.emplace(plan->slot_bytes[plan->slot[ein]], plan->slot[ein]);
-      }
-      // Outputs nobody reads die immediately.
-      for (int k = 0; k < node.num_outputs(); ++k) {
-        int e = g.EntryId(static_cast<int>(n), k);
-        if (plan->slot[e] >= 0 && last_use[e] < 0)
-          free_slots.emplace(plan->slot_bytes[plan->slot[e]], plan->slot[e]);
-      }
-    }
-    for (int64_t b : plan->slot_bytes) plan->stats.planned_bytes += b;
-    plan->stats.num_buffers = static_cast<int>(plan->slot_bytes.size());
+    plan->memory = passes::PlanMemory(g, plan->shapes, plan->types, {.reuse = options.plan_memory});
     return plan;
   }
 
-  std::shared_ptr<const Plan> GetPlan(const Program& p, std::span<const NDArray> inputs) {
+  std::shared_ptr<const Plan> GetPlan(const std::shared_ptr<const Program>& prog,
+                                      std::span<const NDArray> inputs) {
+    const Program& p = *prog;
     std::string sig = SignatureKey(inputs);
-    std::pair<const Program*, std::string> key{&p, sig};
     {
-      std::lock_guard<std::mutex> l(mu);
-      if (options.static_shape && last_plan && last_key == key) return last_plan;
-      auto it = plans.find(key);
-      if (it != plans.end()) {
-        last_key = key, last_plan = it->second;
+      std::lock_guard<std::mutex> l(p.mu);
+      if (options.static_shape && p.last_plan && p.last_sig == sig) return p.last_plan;
+      auto it = p.plans.find(sig);
+      if (it != p.plans.end()) {
+        p.last_sig = sig, p.last_plan = it->second;
         return it->second;
       }
     }
     std::shared_ptr<const Plan> plan = MakePlan(p, inputs);
+    {
+      std::lock_guard<std::mutex> l(p.mu);
+      p.plans[sig] = plan;
+      p.last_sig = sig, p.last_plan = plan;
+    }
+    CompileReport rep;
+    rep.inference = p.inference;
+    rep.passes = p.report;
+    passes::PassResult mr;
+    mr.pass = "memory_plan";
+    mr.nodes_before = mr.nodes_after = passes::CountOpNodes(p.symbol);
+    const MemoryStats& m = plan->memory.stats;
+    mr.summary = StrCat(m.num_values, " values in ", m.num_buffers, " buffers (", m.num_inplace,
+                        " in place): ", passes::FormatBytes(m.planned_bytes), " planned vs ",
+                        passes::FormatBytes(m.naive_bytes), " naive");
+    rep.passes.push_back(mr);
+    rep.nodes_before = original_nodes;
+    rep.nodes_after = mr.nodes_after;
+    rep.folded_inputs = p.folded_inputs;
+    rep.memory = m;
     std::lock_guard<std::mutex> l(mu);
-    plans[key] = plan;
-    last_key = key, last_plan = plan;
-    last_stats = plan->stats;
+    ++num_plans;
+    last_stats = m;
+    last_report = std::move(rep);
+    last_program = prog;
+    last_plan = plan;
     return plan;
   }
 
   std::unique_ptr<State> AcquireState(const Plan& plan, Device dev) {
     if (options.static_alloc) {
-      std::lock_guard<std::mutex> l(mu);
-      auto& pool = free_states[&plan];
-      if (!pool.empty()) {
-        auto s = std::move(pool.back());
-        pool.pop_back();
+      std::lock_guard<std::mutex> l(plan.mu);
+      if (!plan.pool.empty()) {
+        auto s = std::move(plan.pool.back());
+        plan.pool.pop_back();
         return s;
       }
     }
     auto s = std::make_unique<State>();
-    for (int64_t b : plan.slot_bytes) s->slots.emplace_back(Shape{b}, dev, DType::kUint8);
+    for (int64_t b : plan.memory.slot_bytes) s->slots.emplace_back(Shape{b}, dev, DType::kUint8);
     s->values.resize(plan.shapes.size());
     return s;
   }
@@ -318,8 +478,25 @@ struct CachedOp::Impl {
   void ReleaseState(const Plan& plan, std::unique_ptr<State> s) {
     if (!options.static_alloc) return;
     for (auto& v : s->values) v = NDArray();
-    std::lock_guard<std::mutex> l(mu);
-    free_states[&plan].push_back(std::move(s));
+    std::lock_guard<std::mutex> l(plan.mu);
+    plan.pool.push_back(std::move(s));
+  }
+
+  // Binds the inputs and the program's constants.
+  static void Bind(const Program& p, State& st, std::span<const NDArray> inputs, Device dev) {
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (p.input_node[i] >= 0) st.values[p.graph.entry_start[p.input_node[i]]] = inputs[i];
+    for (const auto& [v, value] : p.constants)
+      st.values[p.graph.entry_start[v]] = value.as_in_context(dev);
+  }
+
+  static NDArrayVec Outputs(const Program& p, const State& st) {
+    NDArrayVec outs;
+    for (int k = 0; k < p.num_forward_outputs; ++k) {
+      const NDArray& v = st.values[p.graph.outputs[k]];
+      outs.push_back(p.copy_output[k] ? v.copy() : v);
+    }
+    return outs;
   }
 
   // Runs nodes [begin, end) of `p`.
@@ -337,8 +514,9 @@ struct CachedOp::Impl {
       for (int k = 0; k < node.num_outputs(); ++k) {
         int e = g.EntryId(n, k);
         DType t = static_cast<DType>(plan.types[e]);
-        NDArray v = plan.slot[e] >= 0 ? ViewOf(st.slots[plan.slot[e]], plan.shapes[e], t)
-                                      : NDArray(plan.shapes[e], dev, t);
+        int slot = plan.memory.slot[e];
+        NDArray v =
+            slot >= 0 ? ViewOf(st.slots[slot], plan.shapes[e], t) : NDArray(plan.shapes[e], dev, t);
         st.values[e] = v;
         out.push_back(v);
       }
@@ -350,10 +528,12 @@ struct CachedOp::Impl {
       if (monitor) {
         if (monitor_all) {
           auto names = node.op->InputNames(node.attrs);
-          for (size_t i = 0; i < in.size(); ++i) monitor(node.name + "_" + names[i], node.op->name, in[i]);
+          for (size_t i = 0; i < in.size(); ++i)
+            monitor(node.name + "_" + names[i], node.op->name, in[i]);
         }
         auto names = node.op->OutputNames(node.attrs);
-        for (size_t k = 0; k < out.size(); ++k) monitor(node.name + "_" + names[k], node.op->name, out[k]);
+        for (size_t k = 0; k < out.size(); ++k)
+          monitor(node.name + "_" + names[k], node.op->name, out[k]);
       }
     }
   }
@@ -376,11 +556,16 @@ void CheckInputs(const std::vector<std::string>& names, std::span<const NDArray>
 }  // namespace
 
 CachedOp::CachedOp(Symbol symbol, CachedOpOptions options)
-    : symbol_(std::move(symbol)), input_names_(symbol_.list_inputs()), impl_(std::make_shared<Impl>()) {
+    : symbol_(std::move(symbol)),
+      input_names_(symbol_.list_inputs()),
+      impl_(std::make_shared<Impl>()) {
+  passes::CheckBackendName(options.backend);
   impl_->options = options;
-  IndexedGraph g(symbol_);
-  impl_->forward = impl_->MakeProgram(symbol_, input_names_, static_cast<int>(g.nodes.size()),
-                                      static_cast<int>(symbol_.outputs().size()));
+  impl_->input_names = input_names_;
+  impl_->symbol = symbol_;
+  impl_->forward =
+      impl_->MakeProgram(symbol_, nullptr, static_cast<int>(symbol_.outputs().size()), {});
+  impl_->original_nodes = passes::CountOpNodes(symbol_);
 }
 
 CachedOp::~CachedOp() = default;
@@ -391,15 +576,14 @@ NDArrayVec CachedOp::Forward(std::span<const NDArray> inputs, bool is_train) {
 
 NDArrayVec CachedOp::ForwardImpl(std::span<const NDArray> inputs, bool is_train, bool is_record) {
   CheckInputs(input_names_, inputs);
-  const Program& p = *impl_->forward;
-  std::shared_ptr<const Plan> plan = impl_->GetPlan(p, inputs);
+  std::shared_ptr<const Program> prog = is_train ? impl_->Base() : impl_->Inference(inputs);
+  const Program& p = *prog;
+  std::shared_ptr<const Plan> plan = impl_->GetPlan(prog, inputs);
   Device dev = inputs.empty() ? cpu() : inputs[0].device();
   std::unique_ptr<State> st = impl_->AcquireState(*plan, dev);
-  for (size_t i = 0; i < inputs.size(); ++i)
-    if (p.input_node[i] >= 0) st->values[p.graph.entry_start[p.input_node[i]]] = inputs[i];
+  Impl::Bind(p, *st, inputs, dev);
   impl_->Run(p, *plan, *st, 0, static_cast<int>(p.graph.nodes.size()), dev, is_train, is_record);
-  NDArrayVec outs;
-  for (int e : p.graph.outputs) outs.push_back(st->values[e]);
+  NDArrayVec outs = Impl::Outputs(p, *st);
   impl_->ReleaseState(*plan, std::move(st));
   return outs;
 }
@@ -415,25 +599,25 @@ class CachedOpCall final : public autograd::Function {
   std::vector<NDArray> forward(const std::vector<NDArray>& inputs) override {
     const Program& p = *program_;
     inputs_ = inputs;
-    plan_ = impl_->GetPlan(p, inputs);
+    plan_ = impl_->GetPlan(program_, inputs);
     dev_ = inputs.empty() ? cpu() : inputs[0].device();
     state_ = impl_->AcquireState(*plan_, dev_);
-    for (size_t i = 0; i < inputs.size(); ++i)
-      if (p.input_node[i] >= 0) state_->values[p.graph.entry_start[p.input_node[i]]] = inputs[i];
+    CachedOp::Impl::Bind(p, *state_, inputs, dev_);
     impl_->Run(p, *plan_, *state_, 0, p.num_forward_nodes, dev_, autograd::is_training(), true);
-    std::vector<NDArray> outs;
-    for (int k = 0; k < p.num_forward_outputs; ++k) outs.push_back(state_->values[p.graph.outputs[k]]);
-    return outs;
+    NDArrayVec outs = CachedOp::Impl::Outputs(p, *state_);
+    return std::vector<NDArray>(outs.begin(), outs.end());
   }
 
   std::vector<NDArray> backward(const std::vector<NDArray>& og) override {
     const Program& p = *program_;
     if (!state_)
-      MX_THROW(absl::StatusCode::kFailedPrecondition, "CachedOp backward ran twice without retain_graph");
+      MX_THROW(absl::StatusCode::kFailedPrecondition,
+               "CachedOp backward ran twice without retain_graph");
     for (size_t k = 0; k < og.size(); ++k)
-      if (p.head_grad_node[k] >= 0) state_->values[p.graph.entry_start[p.head_grad_node[k]]] = og[k];
-    impl_->Run(p, *plan_, *state_, p.num_forward_nodes, static_cast<int>(p.graph.nodes.size()), dev_,
-               autograd::is_training(), false);
+      if (p.head_grad_node[k] >= 0)
+        state_->values[p.graph.entry_start[p.head_grad_node[k]]] = og[k];
+    impl_->Run(p, *plan_, *state_, p.num_forward_nodes, static_cast<int>(p.graph.nodes.size()),
+               dev_, autograd::is_training(), false);
     std::vector<NDArray> grads(inputs_.size());
     size_t g = p.num_forward_outputs;
     for (size_t i = 0; i < inputs_.size(); ++i)
@@ -458,7 +642,7 @@ NDArrayVec CachedOp::operator()(std::span<const NDArray> inputs) {
   std::vector<bool> mask(inputs.size(), false);
   bool any = false;
   if (autograd::is_recording()) {
-    IndexedGraph& g = const_cast<IndexedGraph&>(impl_->forward->graph);
+    const IndexedGraph& g = impl_->forward->graph;
     for (size_t i = 0; i < inputs.size(); ++i) {
       int v = impl_->forward->input_node[i];
       mask[i] = autograd::is_tracked(inputs[i]) && IsFloatingPoint(inputs[i].dtype()) && v >= 0 &&
@@ -474,9 +658,12 @@ NDArrayVec CachedOp::operator()(std::span<const NDArray> inputs) {
     if (it != impl_->training.end()) program = it->second;
   }
   if (!program) {
-    Symbol train = BuildTrainingGraph(symbol_, mask, input_names_);
-    program = impl_->MakeProgram(train, input_names_, static_cast<int>(impl_->forward->graph.nodes.size()),
-                                 static_cast<int>(symbol_.outputs().size()));
+    std::shared_ptr<const Program> base = impl_->Base();
+    Symbol train = BuildTrainingGraph(base->symbol, mask, input_names_);
+    auto p = impl_->MakeProgram(train, base.get(), static_cast<int>(symbol_.outputs().size()),
+                                base->constant_values);
+    p->report = base->report;
+    program = p;
     std::lock_guard<std::mutex> l(impl_->mu);
     impl_->training[mask] = program;
   }
@@ -490,9 +677,37 @@ MemoryStats CachedOp::memory_stats() const {
   return impl_->last_stats;
 }
 
+CompileReport CachedOp::last_report() const {
+  std::lock_guard<std::mutex> l(impl_->mu);
+  return impl_->last_report;
+}
+
+Symbol CachedOp::optimized_symbol() const {
+  std::lock_guard<std::mutex> l(impl_->mu);
+  return impl_->last_program ? impl_->last_program->symbol : Symbol();
+}
+
+std::map<std::string, NDArray> CachedOp::optimized_constants() const {
+  std::lock_guard<std::mutex> l(impl_->mu);
+  return impl_->last_program ? impl_->last_program->constant_values
+                             : std::map<std::string, NDArray>{};
+}
+
+absl::Status CachedOp::verify_memory_plan() const {
+  std::shared_ptr<const Program> prog;
+  std::shared_ptr<const Plan> plan;
+  {
+    std::lock_guard<std::mutex> l(impl_->mu);
+    prog = impl_->last_program;
+    plan = impl_->last_plan;
+  }
+  if (!prog || !plan) return absl::OkStatus();
+  return passes::VerifyMemoryPlan(prog->graph, plan->shapes, plan->types, plan->memory);
+}
+
 int CachedOp::num_compiled() const {
   std::lock_guard<std::mutex> l(impl_->mu);
-  return static_cast<int>(impl_->plans.size());
+  return impl_->num_plans;
 }
 
 void CachedOp::set_monitor(Monitor m, bool monitor_all) {

@@ -6,6 +6,20 @@
 // autograd::record() a call is one node on the tape whose backward runs a gradient graph built
 // from the registry's gradient definitions. The compiled graph is immutable; each call uses its
 // own state, so one CachedOp may be called from several threads at once.
+//
+// Graph passes (symbol/passes/passes.h), chosen by CachedOpOptions::backend:
+//  - training calls (autograd train mode, or recording with inputs that need gradients) run the
+//    graph after the semantics-preserving passes only: dead code, common subexpressions,
+//    constant folding;
+//  - inference calls run a graph optimized per input signature: the same passes plus
+//    BatchNorm folding and, for "onednn", Convolution/FullyConnected post-op fusion.
+// BatchNorm folding bakes the current values of the weights and BatchNorm parameters into the
+// inference graph. Those inputs are fingerprinted (identity and contents) on every inference
+// call and the graph is re-optimized when one changed, e.g. after training steps. When they
+// change again after only a few calls, several times in a row, the CachedOp stops folding values
+// for that signature (inputs that change with every call, like a weight computed by the caller,
+// would otherwise recompile every time); changes between longer runs of inference calls (training
+// epochs with validation in between) keep folding.
 #pragma once
 
 #include <memory>
@@ -15,6 +29,8 @@
 #include <vector>
 
 #include "ndarray/op.h"
+#include "symbol/passes/memory_plan.h"
+#include "symbol/passes/pass.h"
 #include "symbol/symbol.h"
 
 namespace mxnet::sym {
@@ -26,14 +42,25 @@ struct CachedOpOptions {
   bool static_shape = false;
   // Reuse buffers of dead values and run ops in place where they allow it.
   bool plan_memory = true;
+  // Graph passes: "" or "none" (the graph as given), "default", or "onednn" (see above; MXNet's
+  // optimize_for backend names "ONEDNN"/"MKLDNN" mean "onednn"). Unknown names throw.
+  std::string backend;
+  // Fingerprint the contents of inputs folded into the inference graph on every call (see
+  // above). false: only their identity (array object and buffer) is checked, which is enough
+  // when nobody writes them in place while this CachedOp serves inference (e.g. a deployed
+  // SymbolBlock); it saves hashing the folded weights on each call.
+  bool verify_folded_inputs = true;
 };
 
-// Memory plan figures of the last compiled signature (bytes of internal values).
-struct MemoryStats {
-  int64_t planned_bytes = 0;  // peak with buffer reuse and in-place (what is allocated)
-  int64_t naive_bytes = 0;    // one buffer per internal value
-  int num_buffers = 0;
-  int num_inplace = 0;
+// What the passes did to the graph of the last compiled call, and its memory plan.
+struct CompileReport {
+  bool inference = false;                  // the inference pipeline (else the training one)
+  std::vector<passes::PassResult> passes;  // in order, ending with memory_plan
+  int nodes_before = 0;                    // operator nodes of the original graph
+  int nodes_after = 0;                     // operator nodes that run
+  std::vector<std::string> folded_inputs;  // inputs whose values were baked in
+  MemoryStats memory;
+  std::string ToString() const;
 };
 
 class CachedOp {
@@ -53,12 +80,23 @@ class CachedOp {
   // Forward without autograd, in the given mode (inference when is_train is false).
   NDArrayVec Forward(std::span<const NDArray> inputs, bool is_train);
 
+  // Memory plan of the last compiled signature: planned (with reuse and in-place) vs naive bytes.
   MemoryStats memory_stats() const;
+  // Passes and memory plan of the last compiled signature.
+  CompileReport last_report() const;
+  // The graph that ran for the last compiled signature (after the passes), with the values of
+  // the constants the passes made (names of __constant__ variables -> values).
+  Symbol optimized_symbol() const;
+  std::map<std::string, NDArray> optimized_constants() const;
+  // Checks the last compiled memory plan with passes::VerifyMemoryPlan (no two live values in
+  // one buffer); OK before the first call.
+  absl::Status verify_memory_plan() const;
   // Number of distinct input signatures compiled so far.
   int num_compiled() const;
 
   // Called after every node with (output name "<node>_<output>", op name, value) when set.
-  // monitor_all also reports op inputs ("<node>_<input name>").
+  // monitor_all also reports op inputs ("<node>_<input name>"). With passes the nodes are those
+  // of the optimized graph (fused nodes are named "<conv>_fused").
   using Monitor = std::function<void(const std::string&, const std::string&, const NDArray&)>;
   void set_monitor(Monitor m, bool monitor_all);
 

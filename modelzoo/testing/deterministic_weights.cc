@@ -28,15 +28,19 @@ uint64_t SplitMix64(uint64_t x) {
 }  // namespace
 
 NDArray DeterministicValues(const std::string& name, const Shape& shape) {
-  MX_REQUIRE(shape.is_known(), absl::StatusCode::kFailedPrecondition, "DeterministicValues: shape of '", name,
-             "' is not known: ", shape.ToString());
+  MX_REQUIRE(shape.is_known(), absl::StatusCode::kFailedPrecondition,
+             "DeterministicValues: shape of '", name, "' is not known: ", shape.ToString());
   int64_t n = shape.Size();
   uint64_t seed = Fnv1a64(name);
   enum { kWeight, kSmall, kGamma, kVar, kRaw } role = kRaw;
-  if (EndsWith(name, "weight")) role = kWeight;
-  else if (EndsWith(name, "bias") || EndsWith(name, "beta") || EndsWith(name, "running_mean")) role = kSmall;
-  else if (EndsWith(name, "gamma")) role = kGamma;
-  else if (EndsWith(name, "running_var")) role = kVar;
+  if (EndsWith(name, "weight"))
+    role = kWeight;
+  else if (EndsWith(name, "bias") || EndsWith(name, "beta") || EndsWith(name, "running_mean"))
+    role = kSmall;
+  else if (EndsWith(name, "gamma"))
+    role = kGamma;
+  else if (EndsWith(name, "running_var"))
+    role = kVar;
   double scale = 1;
   if (role == kWeight) {
     int64_t fan_in = shape.ndim() > 1 ? shape.ProdRange(1, shape.ndim()) : 1;
@@ -48,11 +52,20 @@ NDArray DeterministicValues(const std::string& name, const Shape& shape) {
     double u = k / static_cast<double>(1 << 23) - 1.0;
     double x = u;
     switch (role) {
-      case kWeight: x = u * scale; break;
-      case kSmall: x = 0.1 * u; break;
-      case kGamma: x = 1.0 + 0.2 * u; break;
-      case kVar: x = 1.0 + 0.5 * u; break;
-      case kRaw: break;
+      case kWeight:
+        x = u * scale;
+        break;
+      case kSmall:
+        x = 0.1 * u;
+        break;
+      case kGamma:
+        x = 1.0 + 0.2 * u;
+        break;
+      case kVar:
+        x = 1.0 + 0.5 * u;
+        break;
+      case kRaw:
+        break;
     }
     v[i] = static_cast<float>(x);
   }
@@ -60,7 +73,8 @@ NDArray DeterministicValues(const std::string& name, const Shape& shape) {
 }
 
 void SetDeterministicWeights(Block& net) {
-  for (const auto& [name, p] : net.collect_params()) p->set_data(DeterministicValues(name, p->shape()));
+  for (const auto& [name, p] : net.collect_params())
+    p->set_data(DeterministicValues(name, p->shape()));
 }
 
 }  // namespace mxnet::gluon::model_zoo::testing

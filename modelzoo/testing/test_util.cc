@@ -54,9 +54,11 @@ double MaxRelError(const NDArray& actual, const NDArray& expected) {
 
 ::testing::AssertionResult CloseTo(const NDArray& actual, const NDArray& expected, double tol) {
   if (actual.shape() != expected.shape())
-    return ::testing::AssertionFailure() << "shape " << actual.shape() << " vs expected " << expected.shape();
+    return ::testing::AssertionFailure()
+           << "shape " << actual.shape() << " vs expected " << expected.shape();
   double e = MaxRelError(actual, expected);
-  if (!(e < tol)) return ::testing::AssertionFailure() << "max relative error " << e << " >= " << tol;
+  if (!(e < tol))
+    return ::testing::AssertionFailure() << "max relative error " << e << " >= " << tol;
   return ::testing::AssertionSuccess() << "max relative error " << e;
 }
 

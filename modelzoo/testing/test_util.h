@@ -27,7 +27,8 @@ Shape ShapeFromJson(const nlohmann::json& dims);
 double MaxRelError(const NDArray& actual, const NDArray& expected);
 
 // Passes when the shapes match and MaxRelError < tol.
-::testing::AssertionResult CloseTo(const NDArray& actual, const NDArray& expected, double tol = 1e-4);
+::testing::AssertionResult CloseTo(const NDArray& actual, const NDArray& expected,
+                                   double tol = 1e-4);
 
 // A fresh empty directory under TEST_TMPDIR (or /tmp).
 std::string MakeTempDir(const std::string& name);

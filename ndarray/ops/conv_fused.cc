@@ -1,0 +1,596 @@
+// Fused inference ops made by the graph pass OneDnnFusionPass (symbol/passes), MXNet's oneDNN
+// subgraph ops:
+//   _sg_onednn_conv(data, weight[, bias][, sum])
+//   _sg_onednn_fully_connected(data, weight[, bias][, sum])
+//     y = post_act(act(op(data, weight, bias)) + sum)
+// with the attributes of Convolution / FullyConnected plus
+//   act_type           activation right after the op (None, relu, sigmoid, tanh, softrelu)
+//   with_sum           add the last input elementwise (a residual connection)
+//   postsum_act_type   activation after the sum
+// The reference kernel composes the unfused ops' reference kernels (Convolution /
+// FullyConnected, Activation, elemwise_add); the optimized kernel runs one oneDNN primitive with
+// eltwise/sum/eltwise post-ops. The sum input may share its buffer with the output (declared
+// in-place at position 3, i.e. with a bias): oneDNN's sum post-op accumulates into the output.
+// Inference only: not differentiable.
+#include <dnnl.hpp>
+
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+
+#include "ndarray/kernel_util.h"
+#include "ndarray/op.h"
+#include "ndarray/ops/conv_kernels.h"
+#include "ndarray/ops/conv_shape.h"
+
+namespace mxnet::ops {
+namespace {
+
+constexpr KernelKey kRef{DeviceType::kCPU, Backend::kReference};
+constexpr KernelKey kOpt{DeviceType::kCPU, Backend::kOptimized};
+constexpr const char* kConvOp = "_sg_onednn_conv";
+constexpr const char* kFcOp = "_sg_onednn_fully_connected";
+
+// Declares the base op's fields on the derived struct (member pointers of the base converted
+// to the derived type).
+template <class D, class Derived>
+struct BaseFields {
+  D& d;
+  template <class T, class B>
+  auto field(const char* name, T B::*member) {
+    return d.field(name, static_cast<T Derived::*>(member));
+  }
+};
+
+const std::vector<std::string> kActChoices = {"None", "relu", "sigmoid", "softrelu", "tanh"};
+
+template <class P, class D>
+void DeclarePostOps(D& d) {
+  d.field("act_type", &P::act_type)
+      .choices(kActChoices)
+      .describe("Activation applied to the op's output (None: none).");
+  d.field("with_sum", &P::with_sum)
+      .describe("Add the last input (same shape as the output) after the activation.");
+  d.field("postsum_act_type", &P::postsum_act_type)
+      .choices(kActChoices)
+      .describe("Activation applied after the sum (None: none).");
+}
+
+std::string ValidatePostOps(const std::optional<std::string>& act, bool with_sum,
+                            const std::optional<std::string>& post) {
+  if (post && !with_sum) return "postsum_act_type needs with_sum=True";
+  (void)act;
+  return "";
+}
+
+struct SgConvParam : ConvolutionParam {
+  std::optional<std::string> act_type;
+  bool with_sum = false;
+  std::optional<std::string> postsum_act_type;
+  bool const_weight = false;
+  template <class D>
+  static void Declare(D& d) {
+    BaseFields<D, SgConvParam> base{d};
+    ConvolutionParam::Declare(base);
+    DeclarePostOps<SgConvParam>(d);
+    d.field("const_weight", &SgConvParam::const_weight)
+        .describe(
+            "The weight is a graph constant (e.g. BatchNorm-folded) that never changes while its "
+            "buffer lives: its oneDNN-layout copy is cached by buffer identity.");
+  }
+  std::string Validate() const {
+    std::string e = ConvolutionParam::Validate();
+    return e.empty() ? ValidatePostOps(act_type, with_sum, postsum_act_type) : e;
+  }
+};
+
+struct SgFcParam : FullyConnectedParam {
+  std::optional<std::string> act_type;
+  bool with_sum = false;
+  std::optional<std::string> postsum_act_type;
+  template <class D>
+  static void Declare(D& d) {
+    BaseFields<D, SgFcParam> base{d};
+    FullyConnectedParam::Declare(base);
+    DeclarePostOps<SgFcParam>(d);
+  }
+  std::string Validate() const {
+    std::string e = FullyConnectedParam::Validate();
+    return e.empty() ? ValidatePostOps(act_type, with_sum, postsum_act_type) : e;
+  }
+};
+
+// Number of inputs of the base op (data, weight[, bias]).
+template <typename P>
+int BaseInputs(const P& p) {
+  return p.no_bias ? 2 : 3;
+}
+
+template <typename P>
+std::vector<std::string> InputNames(const OpAttrs& a) {
+  const auto& p = a.get<P>();
+  std::vector<std::string> n{"data", "weight"};
+  if (!p.no_bias) n.push_back("bias");
+  if (p.with_sum) n.push_back("sum");
+  return n;
+}
+
+template <typename P>
+int NumInputs(const OpAttrs& a) {
+  const auto& p = a.get<P>();
+  return BaseInputs(p) + (p.with_sum ? 1 : 0);
+}
+
+// The base op and its attributes for a fused op's parameters.
+template <typename P>
+const Op& BaseOp() {
+  static const Op& op =
+      OpRegistry::Get(std::is_same_v<P, SgConvParam> ? "Convolution" : "FullyConnected");
+  return op;
+}
+template <typename P>
+OpAttrs BaseAttrs(const P& p) {
+  if constexpr (std::is_same_v<P, SgConvParam>)
+    return OpAttrs::From(BaseOp<P>(), static_cast<const ConvolutionParam&>(p));
+  else
+    return OpAttrs::From(BaseOp<P>(), static_cast<const FullyConnectedParam&>(p));
+}
+
+template <typename P>
+FInferShape FusedShape(const char* op) {
+  return [op](const OpAttrs& attrs, ShapeVec* in, ShapeVec* out) {
+    const auto& p = attrs.get<P>();
+    const int nb = BaseInputs(p);
+    ShapeVec base(in->begin(), in->begin() + nb);
+    BaseOp<P>().infer_shape(BaseAttrs(p), &base, out);
+    for (int i = 0; i < nb; ++i) (*in)[i] = base[i];
+    if (p.with_sum) {
+      AssignShape(op, "sum", &(*in)[nb], (*out)[0], "(the output's shape)");
+      AssignShape(op, "output", &(*out)[0], (*in)[nb]);
+    }
+  };
+}
+
+// ---- Reference: the unfused ops' reference kernels, one after the other. ----
+
+void RunRef(const char* op_name, const AttrDict& attrs, std::span<const NDArray> in,
+            const NDArray& out) {
+  const Op* op = OpRegistry::Find(op_name);
+  if (!op)
+    MX_THROW(absl::StatusCode::kFailedPrecondition, "fused op needs ", op_name,
+             " registered (link //ndarray/ops:nn)");
+  NDArrayVec o{out};
+  (*op->FindKernel(kRef))(OpContext{}, OpAttrs::Parse(*op, attrs), in, o);
+}
+
+// act(y) -> (+ sum) -> post_act, in place on y.
+void PostOpsRef(const std::optional<std::string>& act, const NDArray* sum,
+                const std::optional<std::string>& post, const NDArray& y) {
+  if (act) RunRef("Activation", {{"act_type", *act}}, std::vector<NDArray>{y}, y);
+  if (sum) RunRef("elemwise_add", {}, std::vector<NDArray>{y, *sum}, y);
+  if (post) RunRef("Activation", {{"act_type", *post}}, std::vector<NDArray>{y}, y);
+}
+
+// Inputs the output overwrites before reading them (only the sum may alias it by plan, but be
+// safe against any aliasing): copied first.
+std::vector<NDArray> Unaliased(std::span<const NDArray> in, const NDArray& out) {
+  std::vector<NDArray> v(in.begin(), in.end());
+  for (auto& a : v)
+    if (a.shares_storage(out)) a = a.copy();
+  return v;
+}
+
+template <typename P>
+void FusedRef(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArray> in,
+              std::span<const NDArray> out) {
+  const auto& p = attrs.get<P>();
+  const int nb = BaseInputs(p);
+  std::vector<NDArray> v = Unaliased(in, out[0]);
+  const Op& base = BaseOp<P>();
+  NDArrayVec o{out[0]};
+  (*base.FindKernel(kRef))(ctx, BaseAttrs(p), std::span<const NDArray>(v.data(), nb), o);
+  PostOpsRef(p.act_type, p.with_sum ? &v[nb] : nullptr, p.postsum_act_type, out[0]);
+}
+
+// ---- oneDNN with post-ops. ----
+namespace dnn {
+
+using dnnl::memory;
+using dims = memory::dims;
+using dt = memory::data_type;
+using tag = memory::format_tag;
+
+dnnl::engine& Engine() {
+  static dnnl::engine* e = new dnnl::engine(dnnl::engine::kind::cpu, 0);
+  return *e;
+}
+
+dnnl::stream& Stream() {
+  thread_local dnnl::stream s(Engine());
+  return s;
+}
+
+dnnl::algorithm EltwiseAlg(const std::string& t) {
+  if (t == "relu") return dnnl::algorithm::eltwise_relu;
+  if (t == "sigmoid") return dnnl::algorithm::eltwise_logistic;
+  if (t == "tanh") return dnnl::algorithm::eltwise_tanh;
+  return dnnl::algorithm::eltwise_soft_relu;
+}
+
+dnnl::primitive_attr PostOpsAttr(const std::optional<std::string>& act, bool sum,
+                                 const std::optional<std::string>& post) {
+  dnnl::post_ops po;
+  if (act) po.append_eltwise(1.f, EltwiseAlg(*act), 0.f, 0.f);
+  if (sum) po.append_sum(1.f);
+  if (post) po.append_eltwise(1.f, EltwiseAlg(*post), 0.f, 0.f);
+  dnnl::primitive_attr attr;
+  attr.set_post_ops(po);
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+std::string PostOpsKey(const std::optional<std::string>& act, bool sum,
+                       const std::optional<std::string>& post) {
+  return StrCat(act.value_or("-"), sum ? "+sum" : "", post ? "+" + *post : "");
+}
+
+// A primitive with its arguments' user (plain) and primitive-chosen layouts and the reorders
+// between them. Immutable once made; runs with per-call scratchpads, so threads can share it.
+struct Exec {
+  struct Arg {
+    int arg;
+    memory::desc user, inner;
+    std::optional<dnnl::reorder> in_reorder, out_reorder;  // user->inner, inner->user
+    memory::desc in_scratch, out_scratch;
+  };
+  dnnl::primitive prim;
+  memory::desc scratchpad;
+  std::vector<Arg> args;         // inputs..., dst last
+  bool dst_accumulates = false;  // sum post-op: dst holds the sum operand before running
+
+  static std::pair<dnnl::reorder, memory::desc> MakeReorder(const memory::desc& from,
+                                                            const memory::desc& to) {
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    dnnl::reorder::primitive_desc pd(Engine(), from, Engine(), to, attr);
+    return {dnnl::reorder(pd), pd.scratchpad_desc()};
+  }
+
+  void Add(int arg, const memory::desc& user, const memory::desc& inner, bool output) {
+    Arg a{arg, user, inner, std::nullopt, std::nullopt, {}, {}};
+    if (user != inner) {
+      if (!output || dst_accumulates) {
+        auto [r, s] = MakeReorder(user, inner);
+        a.in_reorder = r, a.in_scratch = s;
+      }
+      if (output) {
+        auto [r, s] = MakeReorder(inner, user);
+        a.out_reorder = r, a.out_scratch = s;
+      }
+    }
+    args.push_back(std::move(a));
+  }
+
+  static void Reorder(dnnl::stream& s, const dnnl::reorder& r, const memory::desc& scratch,
+                      const memory& from, const memory& to) {
+    std::unordered_map<int, memory> m{{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
+    if (scratch.get_size() > 0) m.emplace(DNNL_ARG_SCRATCHPAD, memory(scratch, Engine()));
+    r.execute(s, m);
+  }
+
+  // Runs on user buffers given in the order of `args`; `weights` (optional) is the weight
+  // already in the primitive's layout.
+  void Run(std::initializer_list<const void*> ptrs, const memory* weights = nullptr) const {
+    dnnl::stream& s = Stream();
+    std::unordered_map<int, memory> m;
+    std::optional<std::pair<memory, memory>> out;  // (inner, user) of dst
+    auto p = ptrs.begin();
+    for (const Arg& a : args) {
+      memory user(a.user, Engine(), const_cast<void*>(*p++));
+      if (weights && a.arg == DNNL_ARG_WEIGHTS) {
+        m.emplace(a.arg, *weights);
+        continue;
+      }
+      if (!a.in_reorder && !a.out_reorder) {
+        m.emplace(a.arg, user);
+        continue;
+      }
+      memory inner(a.inner, Engine());
+      if (a.in_reorder) Reorder(s, *a.in_reorder, a.in_scratch, user, inner);
+      if (a.out_reorder) out.emplace(inner, user);
+      m.emplace(a.arg, inner);
+    }
+    std::optional<memory> scratch;
+    if (scratchpad.get_size() > 0) {
+      scratch.emplace(scratchpad, Engine());
+      m.emplace(DNNL_ARG_SCRATCHPAD, *scratch);
+    }
+    prim.execute(s, m);
+    if (out) Reorder(s, *args.back().out_reorder, args.back().out_scratch, out->first, out->second);
+    s.wait();
+  }
+};
+
+// The weight of `e` in the primitive's layout, reordered once per weight buffer: for constant
+// weights only (SgConvParam::const_weight). Entries are keyed by the primitive and the buffer and
+// hold a weak reference to the buffer's Storage, so a freed buffer (even if its memory is reused
+// by a new one) never matches.
+std::shared_ptr<const memory> CachedWeights(const std::string& exec_key, const Exec& e,
+                                            const NDArray& w) {
+  struct Entry {
+    std::weak_ptr<Storage> storage;
+    memory inner;
+  };
+  static std::mutex mu;
+  static auto* cache = new std::unordered_map<std::string, std::shared_ptr<const Entry>>();
+  const Exec::Arg* arg = nullptr;
+  for (const auto& a : e.args)
+    if (a.arg == DNNL_ARG_WEIGHTS) arg = &a;
+  if (!arg || !arg->in_reorder) return nullptr;  // already in the primitive's layout
+  const std::shared_ptr<Storage>& st = w.impl()->storage;
+  std::string key =
+      StrCat(exec_key, "@", reinterpret_cast<uintptr_t>(st.get()), "+", w.impl()->offset);
+  {
+    std::lock_guard<std::mutex> l(mu);
+    auto it = cache->find(key);
+    if (it != cache->end() && it->second->storage.lock() == st)
+      return std::shared_ptr<const memory>(it->second, &it->second->inner);
+  }
+  auto entry = std::make_shared<Entry>();
+  entry->storage = st;
+  entry->inner = memory(arg->inner, Engine());
+  memory user(arg->user, Engine(), w.data_ptr());
+  Exec::Reorder(Stream(), *arg->in_reorder, arg->in_scratch, user, entry->inner);
+  Stream().wait();
+  std::lock_guard<std::mutex> l(mu);
+  if (cache->size() >= 4096) {
+    for (auto it = cache->begin(); it != cache->end();)  // drop entries of freed buffers
+      it = it->second->storage.expired() ? cache->erase(it) : std::next(it);
+    if (cache->size() >= 4096) cache->clear();
+  }
+  (*cache)[key] = entry;  // entries are immutable; callers hold the one they got
+  return std::shared_ptr<const memory>(entry, &entry->inner);
+}
+
+class Cache {
+ public:
+  std::shared_ptr<const Exec> Get(const std::string& key,
+                                  const std::function<std::shared_ptr<Exec>()>& make) {
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      auto it = map_.find(key);
+      if (it != map_.end()) return it->second;
+    }
+    std::shared_ptr<Exec> e;
+    try {
+      e = make();
+    } catch (const dnnl::error&) {
+      e = nullptr;  // unsupported: the caller runs the reference kernel
+    }
+    std::lock_guard<std::mutex> l(mu_);
+    if (map_.size() >= 4096) map_.clear();
+    return map_.emplace(key, std::move(e)).first->second;
+  }
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<std::string, std::shared_ptr<const Exec>> map_;
+};
+
+Cache& GetCache() {
+  static Cache* c = new Cache();
+  return *c;
+}
+
+// Plain (N, C, spatial...) activation descriptor in the op's layout.
+memory::desc ActDesc(int64_t N, int64_t C, const std::array<int64_t, 3>& sz, int nd, bool cl) {
+  dims d{N, C}, st(nd + 2);
+  for (int i = 0; i < nd; ++i) d.push_back(sz[i]);
+  int64_t S = 1;
+  for (int i = 0; i < nd; ++i) S *= sz[i];
+  int64_t inner = cl ? C : 1;
+  for (int i = nd - 1; i >= 0; --i) {
+    st[2 + i] = inner;
+    inner *= sz[i];
+  }
+  st[1] = cl ? 1 : S;
+  st[0] = C * S;
+  return memory::desc(d, dt::f32, st);
+}
+
+dims WeightDims(const ConvGeom& g) {
+  dims d;
+  if (g.G > 1) d.push_back(g.G);
+  d.push_back(g.CY / g.G);
+  d.push_back(g.CX / g.G);
+  for (int i = 0; i < g.nd; ++i) d.push_back(g.k[i]);
+  return d;
+}
+
+// Weight (CY, CX/G, k...) (channels-last: (CY, k..., CX/G)) as plain strides.
+memory::desc WeightDesc(const ConvGeom& g) {
+  const int64_t I = g.CX / g.G;
+  int64_t K = 1;
+  for (int i = 0; i < g.nd; ++i) K *= g.k[i];
+  dims st;
+  const int64_t o_stride = I * K;
+  if (g.G > 1) st.push_back((g.CY / g.G) * o_stride);
+  st.push_back(o_stride);
+  st.push_back(g.channels_last ? 1 : K);
+  std::vector<int64_t> sp(g.nd);
+  int64_t inner = g.channels_last ? I : 1;
+  for (int i = g.nd - 1; i >= 0; --i) {
+    sp[i] = inner;
+    inner *= g.k[i];
+  }
+  for (int64_t v : sp) st.push_back(v);
+  return memory::desc(WeightDims(g), dt::f32, st);
+}
+
+std::shared_ptr<Exec> MakeConv(const ConvGeom& g, bool bias, const SgConvParam& p) {
+  using namespace dnnl;
+  dims strides, dilates, pad_l, pad_r, xd{g.N, g.CX}, yd{g.N, g.CY};
+  for (int i = 0; i < g.nd; ++i) {
+    strides.push_back(g.s[i]);
+    dilates.push_back(g.d[i] - 1);
+    pad_l.push_back(g.p[i]);
+    pad_r.push_back(g.p[i]);
+    xd.push_back(g.xs[i]);
+    yd.push_back(g.ys[i]);
+  }
+  memory::desc x_any(xd, dt::f32, tag::any), y_any(yd, dt::f32, tag::any);
+  memory::desc w_any(WeightDims(g), dt::f32, tag::any), b_md({g.CY}, dt::f32, tag::a);
+  auto desc =
+      bias ? convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
+                                       x_any, w_any, b_md, y_any, strides, dilates, pad_l, pad_r)
+           : convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
+                                       x_any, w_any, y_any, strides, dilates, pad_l, pad_r);
+  convolution_forward::primitive_desc pd(
+      desc, PostOpsAttr(p.act_type, p.with_sum, p.postsum_act_type), Engine());
+  auto e = std::make_shared<Exec>();
+  e->prim = convolution_forward(pd);
+  e->scratchpad = pd.scratchpad_desc();
+  e->dst_accumulates = p.with_sum;
+  e->Add(DNNL_ARG_SRC, ActDesc(g.N, g.CX, g.xs, g.nd, g.channels_last), pd.src_desc(), false);
+  e->Add(DNNL_ARG_WEIGHTS, WeightDesc(g), pd.weights_desc(), false);
+  if (bias) e->Add(DNNL_ARG_BIAS, b_md, pd.bias_desc(), false);
+  e->Add(DNNL_ARG_DST, ActDesc(g.N, g.CY, g.ys, g.nd, g.channels_last), pd.dst_desc(), true);
+  return e;
+}
+
+std::shared_ptr<Exec> MakeFc(int64_t M, int64_t K, int64_t H, bool bias, const SgFcParam& p) {
+  using namespace dnnl;
+  memory::desc x_md({M, K}, dt::f32, tag::ab), w_md({H, K}, dt::f32, tag::ab);
+  memory::desc y_md({M, H}, dt::f32, tag::ab), b_md({H}, dt::f32, tag::a);
+  auto desc =
+      bias ? inner_product_forward::desc(prop_kind::forward_inference, x_md, w_md, b_md, y_md)
+           : inner_product_forward::desc(prop_kind::forward_inference, x_md, w_md, y_md);
+  inner_product_forward::primitive_desc pd(
+      desc, PostOpsAttr(p.act_type, p.with_sum, p.postsum_act_type), Engine());
+  auto e = std::make_shared<Exec>();
+  e->prim = inner_product_forward(pd);
+  e->scratchpad = pd.scratchpad_desc();
+  e->dst_accumulates = p.with_sum;
+  e->Add(DNNL_ARG_SRC, x_md, pd.src_desc(), false);
+  e->Add(DNNL_ARG_WEIGHTS, w_md, pd.weights_desc(), false);
+  if (bias) e->Add(DNNL_ARG_BIAS, b_md, pd.bias_desc(), false);
+  e->Add(DNNL_ARG_DST, y_md, pd.dst_desc(), true);
+  return e;
+}
+
+// Puts the sum operand into the output buffer (nothing to do when the plan made them share it).
+void PrepareSum(const NDArray& sum, const NDArray& out) {
+  if (sum.data_ptr() == out.data_ptr()) return;
+  if (sum.shares_storage(out)) {
+    NDArray tmp = sum.copy();
+    std::memcpy(out.data_ptr(), tmp.data_ptr(), out.nbytes());
+    return;
+  }
+  std::memcpy(out.data_ptr(), sum.data_ptr(), out.nbytes());
+}
+
+}  // namespace dnn
+
+bool FusedSupports(std::span<const NDArray> in) {
+  for (const auto& a : in)
+    if (a.dtype() != DType::kFloat32 || a.size() == 0 || a.device().type != DeviceType::kCPU)
+      return false;
+  return true;
+}
+
+// Inputs other than the sum that alias the output would be overwritten by PrepareSum.
+bool NoOtherAliasing(std::span<const NDArray> in, int nb, const NDArray& out) {
+  for (int i = 0; i < nb; ++i)
+    if (in[i].shares_storage(out)) return false;
+  return true;
+}
+
+void SgConvDnnl(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArray> in,
+                std::span<const NDArray> out) {
+  const auto& p = attrs.get<SgConvParam>();
+  const int nb = BaseInputs(p);
+  ConvGeom g = ConvGeomFromConv(kConvOp, p, in[0].shape());
+  const bool bias = !p.no_bias;
+  const std::string key =
+      StrCat("sgconv:", bias, ":", dnn::PostOpsKey(p.act_type, p.with_sum, p.postsum_act_type), ":",
+             g.Key());
+  auto e = NoOtherAliasing(in, nb, out[0])
+               ? dnn::GetCache().Get(key, [&] { return dnn::MakeConv(g, bias, p); })
+               : nullptr;
+  if (!e) return FusedRef<SgConvParam>(ctx, attrs, in, out);
+  std::shared_ptr<const dnnl::memory> w =
+      p.const_weight ? dnn::CachedWeights(key, *e, in[1]) : nullptr;
+  if (p.with_sum) dnn::PrepareSum(in[nb], out[0]);
+  if (bias)
+    e->Run({in[0].data_ptr(), in[1].data_ptr(), in[2].data_ptr(), out[0].data_ptr()}, w.get());
+  else
+    e->Run({in[0].data_ptr(), in[1].data_ptr(), out[0].data_ptr()}, w.get());
+}
+
+void SgFcDnnl(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArray> in,
+              std::span<const NDArray> out) {
+  const auto& p = attrs.get<SgFcParam>();
+  const int nb = BaseInputs(p);
+  const Shape& d = in[0].shape();
+  int64_t M = 1, K = 1;
+  const int n = d.ndim();
+  if (p.flatten) {
+    M = d[0];
+    for (int i = 1; i < n; ++i) K *= d[i];
+  } else {
+    for (int i = 0; i + 1 < n; ++i) M *= d[i];
+    K = d[n - 1];
+  }
+  const int64_t H = p.num_hidden;
+  const bool bias = !p.no_bias;
+  auto e =
+      NoOtherAliasing(in, nb, out[0]) && M > 0
+          ? dnn::GetCache().Get(StrCat("sgfc:", bias, ":",
+                                       dnn::PostOpsKey(p.act_type, p.with_sum, p.postsum_act_type),
+                                       ":", M, ",", K, ",", H),
+                                [&] { return dnn::MakeFc(M, K, H, bias, p); })
+          : nullptr;
+  if (!e) return FusedRef<SgFcParam>(ctx, attrs, in, out);
+  if (p.with_sum) dnn::PrepareSum(in[nb], out[0]);
+  if (bias)
+    e->Run({in[0].data_ptr(), in[1].data_ptr(), in[2].data_ptr(), out[0].data_ptr()});
+  else
+    e->Run({in[0].data_ptr(), in[1].data_ptr(), out[0].data_ptr()});
+}
+
+MX_REGISTER_OP(_sg_onednn_conv)
+    .describe(
+        "Inference-only fused Convolution (graph pass OneDnnFusionPass): "
+        "postsum_act(act(Convolution(data, weight, bias)) + sum), run by oneDNN with post-ops. "
+        "Attributes: Convolution's plus act_type, with_sum, postsum_act_type.")
+    .set_params<SgConvParam>()
+    .set_num_inputs(NumInputs<SgConvParam>)
+    .set_input_names(InputNames<SgConvParam>)
+    .set_infer_shape(FusedShape<SgConvParam>(kConvOp))
+    .add_inplace(3, 0)
+    .set_kernel(kRef, FusedRef<SgConvParam>)
+    .set_kernel(kOpt, SgConvDnnl,
+                [](const OpAttrs&, std::span<const NDArray> in) { return FusedSupports(in); })
+    .set_non_differentiable();
+
+MX_REGISTER_OP(_sg_onednn_fully_connected)
+    .describe(
+        "Inference-only fused FullyConnected (graph pass OneDnnFusionPass): "
+        "postsum_act(act(FullyConnected(data, weight, bias)) + sum), run by oneDNN with post-ops. "
+        "Attributes: FullyConnected's plus act_type, with_sum, postsum_act_type.")
+    .set_params<SgFcParam>()
+    .set_num_inputs(NumInputs<SgFcParam>)
+    .set_input_names(InputNames<SgFcParam>)
+    .set_infer_shape(FusedShape<SgFcParam>(kFcOp))
+    .add_inplace(3, 0)
+    .set_kernel(kRef, FusedRef<SgFcParam>)
+    .set_kernel(kOpt, SgFcDnnl,
+                [](const OpAttrs&, std::span<const NDArray> in) { return FusedSupports(in); })
+    .set_non_differentiable();
+
+}  // namespace
+}  // namespace mxnet::ops
