@@ -2,10 +2,12 @@
 // parameter (by structured name) and the input with testing/deterministic_weights.h's values
 // (tools/conformance/modelzoo_weights.py on MXNet's side), so no weight files are needed.
 // Inputs are the smallest convenient sizes (32x32 where the architecture allows; 224 for
-// densenet/squeezenet and 299 for inceptionv3, whose fixed final pools need them).
+// densenet/squeezenet and 299 for inceptionv3, whose fixed final pools need them). Each net runs
+// imperatively, hybridized, and as its traced graph through the executor's inference passes.
 #include <cstdio>
 
 #include "modelzoo/testing/test_util.h"
+#include "symbol/executor.h"
 
 namespace mxnet::gluon::model_zoo::vision {
 namespace {
@@ -35,9 +37,21 @@ TEST_P(NetOutput, MatchesMxnetImperativeAndHybridized) {
   NDArray hybridized = (*net)(x);
   EXPECT_TRUE(CloseTo(hybridized, expected)) << "hybridized";
   EXPECT_TRUE(CloseTo((*net)(x), expected)) << "hybridized, cached graph";
-  std::printf("%-18s input %-18s max rel error vs MXNet: imperative %.2e, hybridized %.2e\n",
-              name.c_str(), in_shape.ToString().c_str(), testing::MaxRelError(imperative, expected),
-              testing::MaxRelError(hybridized, expected));
+  // The traced graph through the executor's inference passes (BatchNorm folding, oneDNN conv/FC
+  // post-op fusion), as hybridize with a backend would run it.
+  sym::CachedOp op(net->cached_graph(), {.static_alloc = true, .backend = "onednn"});
+  ParameterDict params = net->collect_params();
+  std::vector<NDArray> args;
+  for (const auto& n : op.input_names()) args.push_back(n == "data" ? x : params.get(n)->data());
+  NDArray optimized = op.Forward(args, false)[0];
+  EXPECT_TRUE(CloseTo(optimized, expected)) << "graph passes (onednn)";
+  std::printf(
+      "%-18s input %-18s max rel error vs MXNet: imperative %.2e, hybridized %.2e, onednn passes "
+      "%.2e "
+      "(%d -> %d nodes)\n",
+      name.c_str(), in_shape.ToString().c_str(), testing::MaxRelError(imperative, expected),
+      testing::MaxRelError(hybridized, expected), testing::MaxRelError(optimized, expected),
+      op.last_report().nodes_before, op.last_report().nodes_after);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllNets, NetOutput, ::testing::ValuesIn(model_names()),

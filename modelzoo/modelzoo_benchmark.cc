@@ -10,6 +10,7 @@
 
 #include "modelzoo/testing/deterministic_weights.h"
 #include "modelzoo/vision.h"
+#include "symbol/executor.h"
 
 namespace mxnet::gluon::model_zoo::vision {
 namespace {
@@ -26,6 +27,26 @@ void BM_Inference(benchmark::State& state, const char* name, bool hybridized) {
   state.SetItemsProcessed(state.iterations() * batch);
 }
 
+// The hybridized net's traced graph run by a CachedOp with the inference passes (BatchNorm
+// folding, oneDNN conv/FC post-op fusion): what hybridize() with a backend gives once
+// HybridizeOptions::backend reaches the executor.
+void BM_InferencePasses(benchmark::State& state, const char* name) {
+  int64_t batch = state.range(0);
+  auto net = get_model(name);
+  net->initialize(init::Xavier());
+  NDArray x = testing::DeterministicValues("input", Shape{batch, 3, 224, 224});
+  net->hybridize();
+  (*net)(x).wait_to_read();
+  sym::CachedOp op(net->cached_graph(),
+                   {.static_alloc = true, .static_shape = true, .backend = "onednn"});
+  ParameterDict params = net->collect_params();
+  std::vector<NDArray> args;
+  for (const auto& n : op.input_names()) args.push_back(n == "data" ? x : params.get(n)->data());
+  op.Forward(args, false)[0].wait_to_read();
+  for (auto _ : state) op.Forward(args, false)[0].wait_to_read();
+  state.SetItemsProcessed(state.iterations() * batch);
+}
+
 #define MX_ZOO_BENCH(NAME, ID)                                  \
   BENCHMARK_CAPTURE(BM_Inference, ID##_imperative, NAME, false) \
       ->Arg(1)                                                  \
@@ -34,6 +55,12 @@ void BM_Inference(benchmark::State& state, const char* name, bool hybridized) {
       ->UseRealTime()                                           \
       ->MeasureProcessCPUTime();                                \
   BENCHMARK_CAPTURE(BM_Inference, ID##_hybridized, NAME, true)  \
+      ->Arg(1)                                                  \
+      ->Arg(32)                                                 \
+      ->Unit(benchmark::kMillisecond)                           \
+      ->UseRealTime()                                           \
+      ->MeasureProcessCPUTime();                                \
+  BENCHMARK_CAPTURE(BM_InferencePasses, ID##_passes, NAME)      \
       ->Arg(1)                                                  \
       ->Arg(32)                                                 \
       ->Unit(benchmark::kMillisecond)                           \
