@@ -1,5 +1,6 @@
 // mxnet classify: top-k classes of images through any MXNet export (ours or real MXNet's).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <fstream>
@@ -61,15 +62,24 @@ absl::Status RunClassify(const std::vector<std::string>& argv) {
     MX_ASSIGN_OR_RETURN(labels, ReadLabels(a.get("labels")));
   }
   MX_ASSIGN_OR_RETURN(auto block, gluon::SymbolBlock::imports(a.get("symbol"), {"data"}, a.get("params"), {dev}));
-  // Short side to `resize` with an antialiasing filter, center crop, [0, 1], normalize.
-  tf::Compose prep({std::make_shared<tf::Resize>(tf::Size2(resize), true, interp_it->second), std::make_shared<tf::CenterCrop>(tf::Size2(size)),
-                    std::make_shared<tf::ToTensor>(),
+  // Short side to `resize` with an antialiasing filter, center crop, [0, 1], normalize. The long
+  // side is rounded to the nearest pixel (the aspect ratio closest to the photo's); MXNet's
+  // resize_short and gluon's Resize(keep_ratio) truncate instead, which for a 1024x576 photo gives
+  // 56x32 rather than 57x32 and shifts the crop by half a pixel.
+  tf::Compose prep({std::make_shared<tf::CenterCrop>(tf::Size2(size)), std::make_shared<tf::ToTensor>(),
                     std::make_shared<tf::Normalize>(std::vector<float>(mean.begin(), mean.end()),
                                                     std::vector<float>(stdv.begin(), stdv.end()))});
   for (const std::string& path : a.all("image")) {
     MX_ASSIGN_OR_RETURN(NDArray img, gluon::data::vision::imread(path));
     NDArray x;
-    MX_RETURN_IF_ERROR(StatusFromCall([&] { x = prep.Forward(img).expand_dims(0).as_in_context(dev); }));
+    MX_RETURN_IF_ERROR(StatusFromCall([&] {
+      const double h = static_cast<double>(img.shape()[0]), w = static_cast<double>(img.shape()[1]);
+      const double scale = static_cast<double>(resize) / std::min(h, w);
+      const auto rw = std::max<int64_t>(resize, std::llround(w * scale));
+      const auto rh = std::max<int64_t>(resize, std::llround(h * scale));
+      NDArray resized = gluon::data::vision::imresize(img, rw, rh, interp_it->second);
+      x = prep.Forward(resized).expand_dims(0).as_in_context(dev);
+    }));
     NDArray prob;
     MX_RETURN_IF_ERROR(StatusFromCall([&] { prob = nd::softmax((*block)(x)); }));
     std::vector<float> p = prob.ToVector<float>();
