@@ -58,7 +58,11 @@ struct LoadParametersOptions {
 struct HybridizeOptions {
   bool static_alloc = false;
   bool static_shape = false;
-  std::string backend;  // optimize_for backend name ("" = default passes)
+  // Graph passes of the executor (symbol/executor.h): "" (the traced graph as is, like MXNet
+  // 1.x's hybridize), "default" (dead code, CSE, constant folding; BatchNorm folding for
+  // inference calls) or "onednn" (also Convolution/FullyConnected post-op fusion; MXNet's
+  // "ONEDNN"/"MKLDNN"). Unknown names throw kInvalidArgument at the first call.
+  std::string backend;
 };
 
 class Block : public std::enable_shared_from_this<Block> {
@@ -178,8 +182,13 @@ class HybridBlock : public Block {
   absl::Status export_model(const std::string& path, int epoch = 0) const;
   // Called after every op of the cached graph with (tensor name, op name, tensor).
   void register_op_hook(sym::CachedOp::Monitor callback, bool monitor_all = false);
-  // Hybridizes with `backend` options and compiles the graph for `inputs` now.
+  // Hybridizes with `backend` (see HybridizeOptions::backend; the other options are kept) and
+  // compiles the graph for `inputs` now by running one forward (HybridBlock.optimize_for of
+  // MXNet 1.9; outputs are discarded). Errors: an unknown backend, and whatever forward raises.
   void optimize_for(const NDArrayVec& inputs, const std::string& backend = "");
+  // What the executor's passes did for the last compiled input signature (node counts, passes,
+  // memory plan); empty before the first hybridized call.
+  sym::CompileReport compile_report() const;
   // The traced graph (empty Symbol before the first hybridized call).
   sym::Symbol cached_graph() const;
   void cast(DType dtype) override;

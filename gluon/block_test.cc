@@ -8,6 +8,9 @@
 #include "autograd/autograd.h"
 #include "gluon/symbol_block.h"
 #include "ndarray/ops/basic_api.h"
+#include "ndarray/ops/conv_api.h"
+#include "ndarray/ops/elemwise_api.h"
+#include "ndarray/ops/nn_api.h"
 #include "ndarray/random.h"
 #include "ndarray/testing/op_testing.h"
 
@@ -275,6 +278,83 @@ TEST(Block, SummaryTable) {
   EXPECT_NE(s.find("Total params: 40"), std::string::npos) << s;  // 4 params of (2, 5)
   net.hybridize();
   EXPECT_THROW(net.summary({NDArray::Full(Shape{2, 5}, 1.0)}), Error);
+}
+
+// relu(BatchNorm(Convolution(x))) with Gluon's BatchNorm settings, written with ops directly.
+class ConvBnRelu : public HybridBlock {
+ public:
+  ConvBnRelu() {
+    weight = register_parameter("weight", {.shape = Shape{4, 3, 3, 3}});
+    bias = register_parameter("bias", {.shape = Shape{4}});
+    gamma = register_parameter("gamma", {.shape = Shape{4}});
+    beta = register_parameter("beta", {.shape = Shape{4}});
+    mean = register_parameter("running_mean", {.shape = Shape{4}, .grad_req = GradReq::kNull});
+    var = register_parameter("running_var", {.shape = Shape{4}, .grad_req = GradReq::kNull});
+  }
+  NDArray forward(const NDArray& x) override {
+    Device d = x.device();
+    NDArray c = nd::Convolution(x, weight->data(d), bias->data(d),
+                                {.kernel = Shape{3, 3}, .num_filter = 4, .pad = Shape{1, 1}});
+    return nd::relu(nd::BatchNorm(c, gamma->data(d), beta->data(d), mean->data(d), var->data(d),
+                                  {.eps = 1e-5, .fix_gamma = false}));
+  }
+  std::string class_name() const override { return "ConvBnRelu"; }
+  ParameterPtr weight, bias, gamma, beta, mean, var;
+};
+
+// optimize_for with the oneDNN backend folds BatchNorm into the convolution and fuses the relu
+// for inference; the result equals the imperative forward (running statistics, not training).
+TEST(HybridBlock, OptimizeForFusesAndMatchesImperative) {
+  ConvBnRelu net;
+  net.initialize(init::Uniform(1.0));
+  net.var->set_data(RandomArray(Shape{4}, 0.5, 2.0, 5, DType::kFloat32));
+  net.mean->set_data(RandomArray(Shape{4}, -0.5, 0.5, 6, DType::kFloat32));
+  NDArray x = RandomArray(Shape{2, 3, 8, 8}, -1, 1, 7, DType::kFloat32);
+  NDArray expected = net(x);
+  net.optimize_for({x}, "onednn");
+  EXPECT_TRUE(net.is_hybridized());
+  sym::CompileReport report = net.compile_report();
+  EXPECT_TRUE(report.inference);
+  EXPECT_EQ(report.nodes_before, 3);
+  EXPECT_EQ(report.nodes_after, 1) << report.ToString();  // one fused convolution
+  EXPECT_TRUE(AllClose(net(x), expected, 1e-5, 1e-5));
+  // Without a backend the traced graph runs as is.
+  net.hybridize();
+  EXPECT_TRUE(AllClose(net(x), expected, 1e-6, 1e-6));
+  EXPECT_EQ(net.compile_report().nodes_after, 3);
+  ConvBnRelu bad;
+  bad.initialize();
+  EXPECT_THROW(bad.optimize_for({x}, "tensorrt"), Error);
+}
+
+// register_op_hook sees every op of the cached graph in order, with the values it computed.
+TEST(HybridBlock, RegisterOpHookSeesEveryOp) {
+  Net net;
+  net.initialize(init::Uniform(1.0));
+  net.hybridize();
+  NDArray x = RandomArray(Shape{2, 3}, -1, 1, 9, DType::kFloat32);
+  net(x);
+  std::vector<std::string> ops;
+  NDArray last;
+  net.register_op_hook([&](const std::string&, const std::string& op, const NDArray& v) {
+    ops.push_back(op);
+    last = v.copy();
+  });
+  NDArray y = net(x);
+  std::vector<std::string> want = {"elemwise_mul", "elemwise_add", "negative",
+                                   "elemwise_mul", "elemwise_add", "_mul_scalar"};
+  EXPECT_EQ(ops, want);
+  EXPECT_TRUE(AllClose(last, y, 0, 0));
+  ops.clear();
+  int inputs_seen = 0;
+  net.register_op_hook(
+      [&](const std::string& name, const std::string& op, const NDArray&) {
+        ops.push_back(op);
+        if (name.find("_output") == std::string::npos) ++inputs_seen;
+      },
+      /*monitor_all=*/true);
+  net(x);
+  EXPECT_EQ(inputs_seen, 10);  // 2 inputs for each of the 4 binary ops, 1 for negative and _mul_scalar
 }
 
 TEST(Block, SetattrZeroGradShareCast) {

@@ -149,7 +149,10 @@ void HybridBlock::Trace(const NDArrayVec& inputs) {
   cache->key = SignatureKey(inputs);
   cache->graph = sym::Symbol(heads);
   cache->op = std::make_shared<sym::CachedOp>(
-      cache->graph, sym::CachedOpOptions{options_.static_alloc, options_.static_shape, true});
+      cache->graph, sym::CachedOpOptions{.static_alloc = options_.static_alloc,
+                                         .static_shape = options_.static_shape,
+                                         .plan_memory = true,
+                                         .backend = options_.backend});
   if (monitor_) cache->op->set_monitor(monitor_, monitor_all_);
   for (const auto& name : cache->op->input_names()) {
     int idx = -1;
@@ -194,6 +197,11 @@ void HybridBlock::optimize_for(const NDArrayVec& inputs, const std::string& back
   o.backend = backend;
   hybridize(true, o);
   (*this)(inputs);
+}
+
+sym::CompileReport HybridBlock::compile_report() const {
+  std::lock_guard<std::mutex> l(cache_mu_);
+  return cache_ ? cache_->op->last_report() : sym::CompileReport{};
 }
 
 absl::Status HybridBlock::export_model(const std::string& path, int epoch) const {

@@ -9,9 +9,12 @@
 namespace mxnet::sym::passes {
 namespace {
 
-// act_type of an Activation node oneDNN's eltwise post-op computes, or "".
+// act_type of an Activation (or relu/sigmoid/tanh) node oneDNN's eltwise post-op computes, or "".
 std::string FusableActivation(const Node& n) {
-  if (!n.op || n.op->name != "Activation") return "";
+  if (!n.op) return "";
+  // The standalone ops (relu(x), sigmoid(x), tanh(x)) compute the same as Activation's act_types.
+  if (n.op->name == "relu" || n.op->name == "sigmoid" || n.op->name == "tanh") return n.op->name;
+  if (n.op->name != "Activation") return "";
   std::string t = AttrString(n, "act_type");
   if (t == "relu" || t == "sigmoid" || t == "tanh" || t == "softrelu") return t;
   return "";
