@@ -1,6 +1,8 @@
 #include "autograd/autograd.h"
 
+#include <algorithm>
 #include <atomic>
+#include <map>
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
@@ -11,8 +13,19 @@ namespace mxnet::autograd {
 namespace {
 
 std::atomic<int64_t> g_live_nodes{0};
+// Creation numbers for get_symbol's names (internal::HistoryNode::id): recorded operations, and
+// variables and constants (one counter, as MXNet's variable_count_).
+std::atomic<int64_t> g_node_count{0};
+std::atomic<int64_t> g_variable_count{0};
 
 struct Node;
+// An input without history (a constant) of a recorded op, kept for get_symbol: its identity
+// (not its value; the array may be freed) and creation number.
+struct ConstInput {
+  std::weak_ptr<NDArray::Impl> array;
+  int64_t id = -1;  // -1: this input has history
+};
+
 struct Entry {
   std::shared_ptr<Node> node;  // null: a constant (no gradient flows)
   int index = 0;
@@ -24,6 +37,8 @@ struct Node {
   OpAttrs attrs;
   std::shared_ptr<Function> fn;           // custom Function node
   std::vector<Entry> inputs;
+  std::vector<ConstInput> consts;  // per input if any input is a constant, else empty
+  int64_t id = -1;  // creation number (g_node_count or g_variable_count)
   std::vector<NDArray> saved_in, saved_out;  // detached views (no autograd state)
   std::vector<Shape> out_shapes;
   std::vector<DType> out_types;
@@ -52,6 +67,7 @@ Entry EntryOf(const NDArray& a) {
   if (!impl->grad || impl->grad_req == GradReq::kNull) return {};
   auto leaf = std::make_shared<Node>();
   leaf->is_leaf = true;
+  leaf->id = g_variable_count.fetch_add(1, std::memory_order_relaxed);
   leaf->var = a.impl();
   leaf->out_shapes = {a.shape()};
   leaf->out_types = {a.dtype()};
@@ -90,6 +106,13 @@ class Recorder final : public InvokeObserver {
     auto node = std::make_shared<Node>();
     node->op = &op;
     node->attrs = attrs;
+    node->id = g_node_count.fetch_add(1, std::memory_order_relaxed);
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (in[i].node) continue;
+      if (node->consts.empty()) node->consts.resize(inputs.size());
+      node->consts[i] = {inputs[i].impl(),
+                         g_variable_count.fetch_add(1, std::memory_order_relaxed)};
+    }
     node->inputs = std::move(in);
     node->device = outputs.empty() ? cpu() : outputs[0].device();
     if (op.grad_uses_inputs)
@@ -323,6 +346,7 @@ void backward(const std::vector<NDArray>& heads, const std::vector<NDArray>& hea
     } else {
       g->second.copyto(buf);
     }
+    var->grad->fresh_grad = true;  // NDArray::fresh_grad (Trainer's stale-gradient check)
   }
 }
 
@@ -381,5 +405,87 @@ std::vector<NDArray> Function::operator()(const std::vector<NDArray>& inputs) {
 }
 
 int64_t LiveNodeCount() { return g_live_nodes.load(); }
+
+namespace internal {
+
+History RecordedHistory(const NDArray& x) {
+  Entry head = x.is_none() ? Entry{} : EntryOf(x);
+  if (!head.node)
+    MX_THROW(absl::StatusCode::kFailedPrecondition,
+             "get_symbol: the array is not part of a computation graph (it has no recorded "
+             "history and is not a variable); compute it inside autograd::record() from arrays "
+             "that called attach_grad()");
+  auto check = [](const Node& n) {
+    if (n.fn)
+      MX_THROW(absl::StatusCode::kUnimplemented,
+               "get_symbol: the history passes through an autograd::Function (a custom Function "
+               "or a hybridized block's CachedOp call), which has no symbolic form");
+    if (n.freed)
+      MX_THROW(absl::StatusCode::kFailedPrecondition, "get_symbol: the history through ",
+               n.op->name, " was freed by backward; record again, or pass retain_graph=true to "
+               "backward to keep it");
+  };
+  History h;
+  std::unordered_map<const Node*, int> pos;
+  std::map<std::weak_ptr<NDArray::Impl>, int, std::owner_less<std::weak_ptr<NDArray::Impl>>>
+      const_pos;
+  auto emit = [&](const Node& n) {
+    HistoryNode out;
+    out.id = n.id;
+    if (n.is_leaf) {
+      out.kind = HistoryNode::Kind::kVariable;
+      if (auto v = n.var.lock()) out.array = NDArray(std::move(v));
+    } else {
+      out.kind = HistoryNode::Kind::kOp;
+      out.op = n.op;
+      out.attrs = n.attrs;
+      out.num_outputs = static_cast<int>(n.out_shapes.size());
+      for (size_t i = 0; i < n.inputs.size(); ++i) {
+        const Entry& e = n.inputs[i];
+        out.inputs.push_back(e.node ? HistoryNode::Input{pos.at(e.node.get()), e.index}
+                                    : HistoryNode::Input{const_pos.at(n.consts.at(i).array), 0});
+      }
+    }
+    pos[&n] = static_cast<int>(h.nodes.size());
+    h.nodes.push_back(std::move(out));
+  };
+  // Iterative post-order DFS (tapes can be long); inputs in order, constants when first read.
+  std::unordered_set<const Node*> seen{head.node.get()};
+  std::vector<std::pair<const Node*, size_t>> stack{{head.node.get(), 0}};
+  check(*head.node);
+  while (!stack.empty()) {
+    auto& [n, next] = stack.back();
+    if (next < n->inputs.size()) {
+      size_t i = next++;
+      const Entry& e = n->inputs[i];
+      if (e.node) {
+        if (seen.insert(e.node.get()).second) {
+          check(*e.node);
+          stack.push_back({e.node.get(), 0});  // invalidates n and next
+        }
+        continue;
+      }
+      const ConstInput& c = n->consts.at(i);
+      auto [it, fresh] = const_pos.emplace(c.array, static_cast<int>(h.nodes.size()));
+      if (!fresh) {
+        int64_t& id = h.nodes[it->second].id;
+        id = std::min(id, c.id);
+        continue;
+      }
+      HistoryNode cn;
+      cn.kind = HistoryNode::Kind::kConstant;
+      cn.id = c.id;
+      if (auto a = c.array.lock()) cn.array = NDArray(std::move(a));
+      h.nodes.push_back(std::move(cn));
+    } else {
+      emit(*n);
+      stack.pop_back();
+    }
+  }
+  h.head = {pos.at(head.node.get()), head.index};
+  return h;
+}
+
+}  // namespace internal
 
 }  // namespace mxnet::autograd

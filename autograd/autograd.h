@@ -57,7 +57,8 @@ void mark_variables(const std::vector<NDArray>& variables, const std::vector<NDA
                     const std::vector<GradReq>& grad_reqs);
 
 // Computes gradients of `heads` w.r.t. every variable they depend on and stores them in the
-// variables' grad buffers (write: overwrite, add: accumulate, null: untouched).
+// variables' grad buffers (write: overwrite, add: accumulate, null: untouched) and marks each
+// written buffer fresh (NDArray::fresh_grad, for gluon::Trainer's stale-gradient check).
 // head_grads: one per head (none = ones); retain_graph keeps the recorded graph for another
 // backward. Errors: a head that was not recorded; a second backward over a freed graph.
 void backward(const std::vector<NDArray>& heads, const std::vector<NDArray>& head_grads = {},
@@ -100,5 +101,50 @@ class Function : public std::enable_shared_from_this<Function> {
 
 // Number of live recorded nodes (tests and leak checks).
 int64_t LiveNodeCount();
+
+// ---- Internal: the recorded history as plain data. ----
+// For autograd/get_symbol.h (mx.autograd.get_symbol), which builds a sym::Symbol from it; it
+// lives in its own target because //symbol depends on //autograd. Not a user API.
+namespace internal {
+
+// One node of a recorded history.
+struct HistoryNode {
+  enum class Kind {
+    kOp,        // a recorded operation
+    kVariable,  // an array marked with attach_grad / mark_variables
+    kConstant,  // an input without history (not a variable) read by a recorded operation
+  };
+  struct Input {
+    int node = 0;   // position in History::nodes (always earlier than the consumer)
+    int index = 0;  // output of that node
+  };
+  Kind kind = Kind::kOp;
+  // Process-wide creation numbers, as MXNet names them: operations count "node_<id>" at
+  // recording; variables (when first read by a recorded op) and constants (per reading op; one
+  // array read several times keeps its smallest number) share the "var<id>" / "null<id>" counter.
+  int64_t id = 0;
+  const Op* op = nullptr;     // kOp
+  OpAttrs attrs;              // kOp
+  int num_outputs = 1;        // kOp: every output, hidden ones included
+  std::vector<Input> inputs;  // kOp, in the op's input order
+  // kVariable / kConstant: the array itself while it is alive (none once it was freed).
+  NDArray array;
+};
+
+struct History {
+  // Post-order DFS from the head (inputs in order before their consumers), like MXNet's
+  // nnvm::DFSVisit; constants appear where they are first read.
+  std::vector<HistoryNode> nodes;
+  HistoryNode::Input head;
+};
+
+// The history of `x`: everything recorded that x depends on, down to variables and constants.
+// A variable alone gives one kVariable node. Errors: kFailedPrecondition when x is none or has no
+// history and is not a variable; kUnimplemented when the history passes through an
+// autograd::Function (custom Functions and hybridized blocks' CachedOp calls), which has no
+// operator to name; kFailedPrecondition for a node whose history was freed by backward.
+History RecordedHistory(const NDArray& x);
+
+}  // namespace internal
 
 }  // namespace mxnet::autograd

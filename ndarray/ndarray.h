@@ -121,6 +121,19 @@ class NDArray {
   // The gradient buffer; none if attach_grad was not called.
   NDArray grad() const;
   GradReq grad_req() const;
+  // Whether backward wrote the gradient buffer since the flag was last cleared (MXNet's
+  // NDArray._fresh_grad): autograd::backward sets it for every variable whose gradient it
+  // writes (grad_req write or add); gluon::Trainer clears it after updating the parameter and
+  // reports stale gradients from it. The flag lives on the gradient buffer, so attach_grad (a
+  // new buffer) starts it false. false without a gradient buffer; setting it then throws
+  // kFailedPrecondition.
+  bool fresh_grad() const { return impl_ && impl_->grad && impl_->grad->fresh_grad; }
+  void set_fresh_grad(bool fresh) const {
+    if (!impl_ || !impl_->grad)
+      MX_THROW(absl::StatusCode::kFailedPrecondition,
+               "set_fresh_grad: the array has no gradient buffer (call attach_grad first)");
+    impl_->grad->fresh_grad = fresh;
+  }
   // Back-propagates from this array (mx NDArray.backward): autograd::backward({*this},
   // {out_grad}, retain_graph, train_mode). Needs //autograd linked (kFailedPrecondition if not).
   void backward(const NDArray& out_grad = NDArray(), bool retain_graph = false,
@@ -144,6 +157,7 @@ class NDArray {
     // Autograd: variable state (attach_grad) and tape entry.
     GradReq grad_req = GradReq::kNull;
     std::shared_ptr<Impl> grad;
+    bool fresh_grad = false;  // on a gradient buffer: see NDArray::fresh_grad()
     std::shared_ptr<ArrayHookState> autograd_entry;
     // Deferred-compute tracer state (hybridize).
     std::shared_ptr<ArrayHookState> trace_entry;

@@ -4,7 +4,6 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "autograd/autograd.h"
 #include "base/error.h"
 #include "base/strings.h"
 #include "ndarray/io.h"
@@ -19,15 +18,12 @@ constexpr char kFormat[] = "mxnet-cc-trainer-states";
 
 std::pair<int, int> Key(const Device& d) { return {static_cast<int>(d.type), d.id}; }
 
-// A copy used in a recorded computation since its last update (see trainer.h).
-bool IsFresh(const NDArray& data) { return data.impl() && data.impl()->autograd_entry != nullptr; }
+// A copy whose gradient backward wrote since that copy's last update (MXNet's _fresh_grad).
+bool IsFresh(const NDArray& data) { return data.fresh_grad(); }
 
-// After an update: the copy becomes a plain variable again (same gradient buffer and request),
-// which clears autograd's entry for it.
+// After an update the gradient is stale until the next backward writes it.
 void MarkConsumed(const NDArray& data) {
-  NDArray g = data.grad();
-  if (g.is_none()) return;
-  autograd::mark_variables({data}, {g}, {data.grad_req()});
+  if (!data.grad().is_none()) data.set_fresh_grad(false);
 }
 
 std::vector<ParameterPtr> SortedParams(const ParameterDict& dict) {

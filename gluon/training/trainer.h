@@ -19,17 +19,13 @@
 // gives the same weights as its default for several devices (update on the kvstore) and also
 // allows calling allreduce_grads() and update() separately.
 //
-// Stale gradients. MXNet marks a gradient fresh when backward writes it and stale after an
-// update. Our autograd keeps no such flag, so the Trainer uses what it can observe: a copy of a
-// parameter is fresh when it took part in a computation recorded by autograd since that copy's
-// last update (autograd attaches its leaf entry to the array when a recorded op reads it; after
-// updating a copy the Trainer re-marks it as a variable with autograd::mark_variables, which
-// clears the entry and keeps its gradient buffer). This catches the case MXNet's check is for: a
-// parameter the forward pass did not use (a branch not taken, a sub-network left out). Unlike
-// MXNet it cannot tell that backward was skipped after a recorded forward. Stale copies make
-// step()/update() throw mxnet::Error(kFailedPrecondition) naming the parameter and device
-// before anything is updated; with ignore_stale_grad they are skipped (not updated), as in
-// MXNet.
+// Stale gradients (MXNet's check): autograd::backward marks every gradient it writes fresh
+// (NDArray::fresh_grad) and an update marks it stale again. A copy whose gradient is not fresh
+// at step()/update() -- the forward pass did not use the parameter (a branch not taken, a
+// sub-network left out), or backward was not run since the last step -- makes them throw
+// mxnet::Error(kFailedPrecondition) with MXNet's message naming the parameter and device before
+// anything is updated; with ignore_stale_grad such copies are skipped (not updated, their
+// optimizer state and update count untouched), as in MXNet.
 //
 // States file (save_states / load_states): MXNet pickles its Updater; we write MXNet's NDArray
 // dict format (.params/.nd, FORMATS.md §1, readable by mx.nd.load), atomically (a temporary

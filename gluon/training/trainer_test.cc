@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -208,6 +209,143 @@ TEST(Trainer, StaleGradientsAreAnErrorUnlessIgnored) {
   tr.step(1);
   EXPECT_TRUE(AllClose(a->data(), NDArray::Full(Shape{2}, 0.6)));
   EXPECT_TRUE(AllClose(b->data(), NDArray::Full(Shape{2}, 0.8)));
+}
+
+// A model with two branches; each call uses one: y = x * w_left or y = x * w_right (elementwise).
+struct TwoBranch {
+  ParameterPtr left = MakeParam("left.weight", Shape{3},
+                                NDArray::FromVector(std::vector<float>{1, 2, 3}, Shape{3}));
+  ParameterPtr right = MakeParam("right.weight", Shape{3},
+                                 NDArray::FromVector(std::vector<float>{-1, 0.5, 4}, Shape{3}));
+  // Forward through one branch and backward from the output (head gradient ones).
+  void Train(bool use_left, const NDArray& x) const {
+    NDArray y;
+    {
+      auto rec = autograd::record();
+      y = nd::elemwise_mul(x, (use_left ? left : right)->data());
+    }
+    autograd::backward({y});
+  }
+};
+
+std::string StaleError(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), absl::StatusCode::kFailedPrecondition) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "expected a stale-gradient error";
+  return "";
+}
+
+TEST(Trainer, UnusedBranchIsStale) {
+  TwoBranch m;
+  Trainer tr(std::vector<ParameterPtr>{m.left, m.right}, "sgd", {{"learning_rate", 0.1}});
+  NDArray x = NDArray::FromVector(std::vector<float>{2, -4, 6}, Shape{3});
+  m.Train(/*use_left=*/true, x);
+  EXPECT_TRUE(m.left->data().fresh_grad());
+  EXPECT_FALSE(m.right->data().fresh_grad());
+  std::string msg = StaleError([&] { tr.step(2); });
+  // MXNet's message, naming the unused parameter and its context.
+  EXPECT_EQ(msg,
+            "Gradient of Parameter `right.weight` on context cpu(0) has not been updated by "
+            "backward since last `step`. This could mean a bug in your model that made it only "
+            "use a subset of the Parameters (Blocks) for this iteration. If you are intentionally "
+            "only using a subset, call step with ignore_stale_grad=True to suppress this warning "
+            "and skip updating of Parameters with stale gradient");
+  // The failed step changed nothing (and consumed no gradient).
+  EXPECT_EQ(m.left->data().ToVector<float>(), (std::vector<float>{1, 2, 3}));
+  EXPECT_TRUE(m.left->data().fresh_grad());
+  // ignore_stale_grad: the used branch takes exactly one SGD step, w -= lr * grad / batch_size
+  // with grad = x: {1, 2, 3} - 0.1 * {2, -4, 6} / 2 = {0.9, 2.2, 2.7}; the other is untouched.
+  tr.step(2, /*ignore_stale_grad=*/true);
+  EXPECT_TRUE(AllClose(m.left->data(),
+                       NDArray::FromVector(std::vector<float>{0.9f, 2.2f, 2.7f}, Shape{3}), 0,
+                       1e-7));
+  EXPECT_EQ(m.right->data().ToVector<float>(), (std::vector<float>{-1, 0.5, 4}));
+  EXPECT_EQ(tr.optimizer().index_update_count(0), 1);
+  EXPECT_EQ(tr.optimizer().index_update_count(1), 0);
+  // The step consumed left's gradient.
+  EXPECT_FALSE(m.left->data().fresh_grad());
+  // Now only the right branch: left is the stale one.
+  m.Train(/*use_left=*/false, x);
+  EXPECT_NE(StaleError([&] { tr.step(2); }).find("Parameter `left.weight` on context cpu(0)"),
+            std::string::npos);
+  tr.step(2, true);
+  // {-1, 0.5, 4} - 0.1 * {2, -4, 6} / 2 = {-1.1, 0.7, 3.7}
+  EXPECT_TRUE(AllClose(m.right->data(),
+                       NDArray::FromVector(std::vector<float>{-1.1f, 0.7f, 3.7f}, Shape{3}), 0,
+                       1e-7));
+  EXPECT_TRUE(AllClose(m.left->data(),
+                       NDArray::FromVector(std::vector<float>{0.9f, 2.2f, 2.7f}, Shape{3}), 0,
+                       1e-7));
+}
+
+TEST(Trainer, StepClearsTheFreshFlag) {
+  TwoBranch m;
+  Trainer tr(std::vector<ParameterPtr>{m.left}, "sgd", {{"learning_rate", 0.1}});
+  NDArray x = NDArray::Full(Shape{3}, 1.0);
+  m.Train(true, x);
+  tr.step(1);
+  EXPECT_FALSE(m.left->data().fresh_grad());
+  // A second step without backward: stale, even though the gradient buffer still holds values.
+  EXPECT_NE(StaleError([&] { tr.step(1); }).find("`left.weight`"), std::string::npos);
+  // A recorded forward without backward is stale too (MXNet's flag is set by backward only).
+  {
+    auto rec = autograd::record();
+    NDArray y = nd::elemwise_mul(x, m.left->data());
+  }
+  EXPECT_NE(StaleError([&] { tr.step(1); }).find("`left.weight`"), std::string::npos);
+  // update() (no allreduce) checks and clears the same flag.
+  m.Train(true, x);
+  tr.update(1);
+  EXPECT_THROW(tr.update(1), Error);
+  EXPECT_EQ(tr.optimizer().index_update_count(0), 2);
+}
+
+TEST(Trainer, FreshGradFlagFollowsBackward) {
+  NDArray plain = NDArray::Full(Shape{2}, 1.0);
+  EXPECT_FALSE(plain.fresh_grad());
+  EXPECT_THROW(plain.set_fresh_grad(true), Error);
+  NDArray v = NDArray::Full(Shape{2}, 3.0);
+  v.attach_grad(GradReq::kAdd);
+  EXPECT_FALSE(v.fresh_grad());
+  auto run = [&] {
+    NDArray y;
+    {
+      auto rec = autograd::record();
+      y = nd::mul_scalar(v, 2.0);
+    }
+    return y;
+  };
+  // autograd::grad returns gradients without writing .grad: not fresh.
+  autograd::grad({run()}, {v});
+  EXPECT_FALSE(v.fresh_grad());
+  autograd::backward({run()});  // grad_req add sets it too
+  EXPECT_TRUE(v.fresh_grad());
+  EXPECT_FALSE(v.grad().is_none());
+  v.set_fresh_grad(false);
+  EXPECT_FALSE(v.fresh_grad());
+  // attach_grad gives a new buffer, not fresh.
+  autograd::backward({run()});
+  v.attach_grad();
+  EXPECT_FALSE(v.fresh_grad());
+
+  // grad_req add through the Trainer: two backwards accumulate, one step applies the sum.
+  auto p = MakeParam("acc", Shape{2}, NDArray::Full(Shape{2}, 1.0), {cpu()}, GradReq::kAdd);
+  Trainer tr(std::vector<ParameterPtr>{p}, "sgd", {{"learning_rate", 0.1}});
+  for (int k = 0; k < 2; ++k) {
+    NDArray y;
+    {
+      auto rec = autograd::record();
+      y = nd::mul_scalar(p->data(), 2.0);
+    }
+    autograd::backward({y});
+  }
+  tr.step(1);  // grad 4: 1 - 0.1 * 4
+  EXPECT_TRUE(AllClose(p->data(), NDArray::Full(Shape{2}, 0.6), 0, 1e-7));
+  EXPECT_THROW(tr.step(1), Error);
 }
 
 TEST(Trainer, GradReqNullParametersAreSkipped) {
