@@ -334,11 +334,14 @@ void backward(const std::vector<NDArray>& heads, const std::vector<NDArray>& hea
   for (const auto& n : order) {
     if (!n->is_leaf) continue;
     auto g = grads.find(EntryKey{n.get(), 0});
-    if (g == grads.end()) continue;
     std::shared_ptr<NDArray::Impl> var = n->var.lock();
     if (!var || !var->grad || var->grad_req == GradReq::kNull) continue;
     NDArray buf(var->grad);
-    if (var->grad_req == GradReq::kAdd) {
+    if (g == grads.end()) {
+      // Reachable from the heads but no gradient flows (e.g. through BlockGrad): like MXNet,
+      // grad_req write stores zeros, add keeps the sum; both count as written.
+      if (var->grad_req == GradReq::kWrite) buf.Fill(0.0);
+    } else if (var->grad_req == GradReq::kAdd) {
       const Op& add = OpRegistry::Get("elemwise_add");
       NDArray sum = Invoke(add, OpAttrs::Parse(add, {}),
                            std::vector<NDArray>{buf, g->second.astype(buf.dtype(), false)})[0];

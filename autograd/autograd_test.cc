@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ndarray/ops/basic_api.h"
+#include "ndarray/ops/elemwise_api.h"
 #include "ndarray/testing/op_testing.h"
 
 namespace mxnet::autograd {
@@ -114,6 +115,28 @@ TEST(Autograd, WriteOverwrites) {
     backward({y});
   }
   EXPECT_EQ(x.grad().ToVector<double>(), (std::vector<double>{4}));
+}
+
+// A variable reached only through BlockGrad gets no gradient: real MXNet 1.9.1 then writes zeros
+// for grad_req write, keeps the buffer for add, and marks both fresh.
+TEST(Autograd, BlockedVariableGetsZerosForWriteAndKeepsAdd) {
+  NDArray x = Vec({1, 2}), x2 = Vec({1, 2}), w = Vec({3, 4});
+  x.attach_grad();
+  x2.attach_grad(GradReq::kAdd);
+  w.attach_grad();
+  x.grad().Fill(5);
+  x2.grad().Fill(5);
+  NDArray y;
+  {
+    auto r = record();
+    y = nd::elemwise_add(nd::elemwise_mul(nd::BlockGrad(x), w), nd::elemwise_mul(nd::BlockGrad(x2), w));
+  }
+  backward({y});
+  EXPECT_EQ(x.grad().ToVector<double>(), (std::vector<double>{0, 0}));
+  EXPECT_EQ(x2.grad().ToVector<double>(), (std::vector<double>{5, 5}));
+  EXPECT_EQ(w.grad().ToVector<double>(), (std::vector<double>{2, 4}));
+  EXPECT_TRUE(x.fresh_grad());
+  EXPECT_TRUE(x2.fresh_grad());
 }
 
 TEST(Autograd, FanOutAccumulatesAndBroadcastGradientsSum) {
