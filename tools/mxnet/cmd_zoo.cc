@@ -1,0 +1,266 @@
+// mxnet summary / export / benchmark: the model-zoo subcommands. They share how a net is named,
+// built and fed (--model, --classes, --input-shape), so they live in one file.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/strings.h"
+#include "gluon/block.h"
+#include "gluon/init.h"
+#include "modelzoo/vision.h"
+#include "ndarray/ndarray.h"
+#include "ndarray/random.h"
+#include "tools/mxnet/cli.h"
+
+namespace mxnet::cli {
+namespace {
+
+namespace vision = gluon::model_zoo::vision;
+
+// The --model value if it names a model-zoo net (case-insensitive, like get_model). Errors:
+// kInvalidArgument "--model is required" when absent, or one line listing the valid names.
+absl::StatusOr<std::string> ModelName(const Args& a, const std::string& command) {
+  if (!a.has("model"))
+    return absl::InvalidArgumentError(
+        StrCat("--model is required (see mxnet ", command, " --help)"));
+  std::string name = AsciiToLower(a.get("model"));
+  std::vector<std::string> names = vision::model_names();
+  if (std::find(names.begin(), names.end(), name) == names.end())
+    return absl::InvalidArgumentError(StrCat("unknown --model '", a.get("model"),
+                                             "' (model-zoo names: ", StrJoin(names, ", "), ")"));
+  return name;
+}
+
+// The model-zoo net `name` with --classes outputs (default 1000; must be >= 1). Not initialized.
+absl::StatusOr<std::shared_ptr<gluon::HybridBlock>> BuildModel(const Args& a,
+                                                               const std::string& name) {
+  MX_ASSIGN_OR_RETURN(int64_t classes, a.get_int("classes", 1000));
+  if (classes < 1)
+    return absl::InvalidArgumentError(StrCat("--classes must be >= 1, got ", classes));
+  std::shared_ptr<gluon::HybridBlock> net;
+  MX_RETURN_IF_ERROR(StatusFromCall([&] { net = vision::get_model(name, {.classes = classes}); }));
+  return net;
+}
+
+// --input-shape "N,C,H,W" (four positive integers, NCHW layout). Default when absent:
+// (batch, 3, S, S) with S = vision::input_size(name) (299 for inceptionv3, else 224). Errors:
+// kInvalidArgument naming the text.
+absl::StatusOr<Shape> InputShape(const Args& a, const std::string& name, int64_t batch = 1) {
+  if (!a.has("input-shape")) {
+    const int64_t s = vision::input_size(name);
+    return Shape{batch, 3, s, s};
+  }
+  const std::string text = a.get("input-shape");  // the split views must not outlive it
+  const absl::Status bad = absl::InvalidArgumentError(
+      StrCat("--input-shape must be four positive integers N,C,H,W (NCHW), got '", text, "'"));
+  std::vector<int64_t> dims;
+  for (auto part : StrSplit(text, ',')) {
+    int64_t v;
+    if (!ParseInt64(part, &v) || v < 1) return bad;
+    dims.push_back(v);
+  }
+  if (dims.size() != 4) return bad;
+  return Shape(dims);
+}
+
+// The initializer --init names (MXNet's names: "uniform", "xavier", "normal", "msraprelu", ..., or
+// a JSON spec like '["xavier", {"factor_type": "in", "magnitude": 2}]'); default "uniform",
+// Uniform(0.07) like MXNet's net.initialize(). Errors: kInvalidArgument listing the known names.
+absl::StatusOr<gluon::InitializerPtr> Initializer(const Args& a) {
+  gluon::InitializerPtr init;
+  MX_RETURN_IF_ERROR(StatusFromCall([&] { init = gluon::init::Create(a.get("init", "uniform")); }));
+  return init;
+}
+
+// ---- summary ----
+
+// Builds --model (random Uniform(0.07) weights, like MXNet's net.initialize()), runs one forward
+// on zeros of --input-shape (default 1,3,224,224; 1,3,299,299 for inceptionv3) and prints MXNet's
+// summary table: one row per layer (type-index, output shape, parameter count), then the total,
+// trainable and non-trainable (BatchNorm running statistics) parameter counts. Errors: unknown
+// model, bad shape, or the forward's error (e.g. an input too small for the net).
+absl::Status RunSummary(const std::vector<std::string>& argv) {
+  MX_ASSIGN_OR_RETURN(Args a, Args::Parse(argv, {"model", "input-shape", "classes"}, {}));
+  MX_ASSIGN_OR_RETURN(std::string name, ModelName(a, "summary"));
+  MX_ASSIGN_OR_RETURN(Shape shape, InputShape(a, name));
+  MX_ASSIGN_OR_RETURN(auto net, BuildModel(a, name));
+  std::string table;
+  MX_RETURN_IF_ERROR(StatusFromCall([&] {
+    net->initialize();
+    table = net->summary({NDArray::Full(shape, 0.0)});
+  }));
+  std::cout << table;
+  return absl::OkStatus();
+}
+
+// ---- export ----
+
+// Fails fast (before building the net) when PREFIX's directory does not exist.
+absl::Status CheckOutputDir(const std::string& flag, const std::string& path) {
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!dir.empty() && !std::filesystem::is_directory(dir, ec))
+    return absl::NotFoundError(StrCat("cannot write --", flag, " ", path, ": directory ",
+                                      dir.string(), " does not exist"));
+  return absl::OkStatus();
+}
+
+// Builds --model, loads --params (any save_parameters or export file of the same architecture)
+// or initializes it (--init, default Uniform(0.07), after seeding the generator with --seed,
+// default 0, so exports are repeatable), hybridizes, runs one forward on zeros of --input-shape
+// (NCHW; default as for summary) on --device, and writes PREFIX-symbol.json and PREFIX-0000.params
+// (arg:/aux: keys, data input "data": MXNet's HybridBlock.export). --save-params F also writes the
+// weights in save_parameters format (structured names). Prints the written paths. Errors: unknown
+// model or --init, a missing output directory, a --params file that does not fit the net, write
+// failures.
+absl::Status RunExport(const std::vector<std::string>& argv) {
+  MX_ASSIGN_OR_RETURN(Args a, Args::Parse(argv,
+                                          {"model", "out", "input-shape", "classes", "params",
+                                           "save-params", "seed", "init", "device"},
+                                          {}));
+  MX_ASSIGN_OR_RETURN(std::string name, ModelName(a, "export"));
+  if (!a.has("out"))
+    return absl::InvalidArgumentError("--out is required (see mxnet export --help)");
+  const std::string prefix = a.get("out");
+  MX_RETURN_IF_ERROR(CheckOutputDir("out", prefix));
+  if (a.has("save-params")) MX_RETURN_IF_ERROR(CheckOutputDir("save-params", a.get("save-params")));
+  MX_ASSIGN_OR_RETURN(Shape shape, InputShape(a, name));
+  MX_ASSIGN_OR_RETURN(int64_t seed, a.get_int("seed", 0));
+  MX_ASSIGN_OR_RETURN(Device dev, ParseDevice(a.get("device", "cpu")));
+  MX_ASSIGN_OR_RETURN(gluon::InitializerPtr init, Initializer(a));
+  MX_ASSIGN_OR_RETURN(auto net, BuildModel(a, name));
+  if (a.has("params")) {
+    gluon::LoadParametersOptions lo;
+    lo.devices = {dev};
+    MX_RETURN_IF_ERROR(net->load_parameters(a.get("params"), lo));
+  } else {
+    random::seed(static_cast<uint64_t>(seed));
+    MX_RETURN_IF_ERROR(StatusFromCall([&] { net->initialize(init, {dev}); }));
+  }
+  MX_RETURN_IF_ERROR(StatusFromCall([&] {
+    net->hybridize();
+    (*net)(NDArray::Full(shape, 0.0, dev)).wait_to_read();
+  }));
+  MX_RETURN_IF_ERROR(net->export_model(prefix, 0));
+  std::cout << "exported " << name << " (input " << shape.ToString() << ") to:\n  " << prefix
+            << "-symbol.json\n  " << prefix << "-0000.params\n";
+  if (a.has("save-params")) {
+    MX_RETURN_IF_ERROR(net->save_parameters(a.get("save-params")));
+    std::cout << "  " << a.get("save-params") << " (save_parameters format)\n";
+  }
+  return absl::OkStatus();
+}
+
+// ---- benchmark ----
+
+// The q-quantile (0..1) of sorted `v` with linear interpolation (numpy.percentile's default).
+double Quantile(const std::vector<double>& v, double q) {
+  const double pos = q * static_cast<double>(v.size() - 1);
+  const size_t lo = static_cast<size_t>(pos);
+  const size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
+// Inference latency of --model (random Uniform(0.07) weights) on zeros of (B, C, H, W):
+// --warmup W (default 3) untimed forwards, then --iters N (default 20) timed ones, each timed up to
+// wait_to_read of the output. The shape is (--batch-size, 3, S, S) with S as for summary, or
+// --input-shape N,C,H,W (its N must agree with --batch-size when both are given; default batch 1).
+// --hybridize (default; --nohybridize runs imperatively) uses the cached graph with static_alloc
+// and static_shape. Prints the median / p10 / p90 milliseconds per batch and the throughput in
+// images/s from the median. Errors: unknown model, --batch-size or --iters < 1,
+// --warmup < 0, a forward's error.
+absl::Status RunBenchmark(const std::vector<std::string>& argv) {
+  MX_ASSIGN_OR_RETURN(Args a, Args::Parse(argv,
+                                          {"model", "batch-size", "iters", "warmup", "input-shape",
+                                           "classes", "device"},
+                                          {"hybridize"}));
+  MX_ASSIGN_OR_RETURN(std::string name, ModelName(a, "benchmark"));
+  MX_ASSIGN_OR_RETURN(int64_t batch, a.get_int("batch-size", 1));
+  MX_ASSIGN_OR_RETURN(int64_t iters, a.get_int("iters", 20));
+  MX_ASSIGN_OR_RETURN(int64_t warmup, a.get_int("warmup", 3));
+  if (batch < 1)
+    return absl::InvalidArgumentError(StrCat("--batch-size must be >= 1, got ", batch));
+  if (iters < 1) return absl::InvalidArgumentError(StrCat("--iters must be >= 1, got ", iters));
+  if (warmup < 0) return absl::InvalidArgumentError(StrCat("--warmup must be >= 0, got ", warmup));
+  MX_ASSIGN_OR_RETURN(Shape shape, InputShape(a, name, batch));
+  if (a.has("input-shape")) {
+    if (a.has("batch-size") && shape[0] != batch)
+      return absl::InvalidArgumentError(
+          StrCat("--input-shape batch ", shape[0], " differs from --batch-size ", batch));
+    batch = shape[0];
+  }
+  MX_ASSIGN_OR_RETURN(Device dev, ParseDevice(a.get("device", "cpu")));
+  const bool hybrid = a.get("hybridize", "true") != "false";
+  MX_ASSIGN_OR_RETURN(auto net, BuildModel(a, name));
+  std::vector<double> ms;
+  MX_RETURN_IF_ERROR(StatusFromCall([&] {
+    net->initialize(nullptr, {dev});
+    if (hybrid) net->hybridize(true, {.static_alloc = true, .static_shape = true});
+    NDArray x = NDArray::Full(shape, 0.0, dev);
+    for (int64_t i = 0; i < warmup; ++i) (*net)(x).wait_to_read();
+    for (int64_t i = 0; i < iters; ++i) {
+      auto t0 = std::chrono::steady_clock::now();
+      (*net)(x).wait_to_read();
+      ms.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+  }));
+  std::sort(ms.begin(), ms.end());
+  const double median = Quantile(ms, 0.5);
+  std::printf("%s, input %s, %s, %s: %lld timed iterations after %lld warm-up\n", name.c_str(),
+              shape.ToString().c_str(), hybrid ? "hybridized" : "imperative",
+              dev.ToString().c_str(), static_cast<long long>(iters),
+              static_cast<long long>(warmup));
+  std::printf("latency per batch: median %.3f ms, p10 %.3f ms, p90 %.3f ms\n", median,
+              Quantile(ms, 0.1), Quantile(ms, 0.9));
+  std::printf("throughput: %.1f images/s (batch %lld / median)\n",
+              static_cast<double>(batch) * 1000.0 / median, static_cast<long long>(batch));
+  return absl::OkStatus();
+}
+
+const int kSummary = RegisterCommand(
+    {"summary", "print a model-zoo net's layers, output shapes and parameter counts",
+     "usage: mxnet summary --model NAME [--input-shape 1,3,224,224] [--classes 1000]\n\n"
+     "Builds the model-zoo net NAME (resnet18_v1, mobilenet0.25, inceptionv3, ...; MXNet's\n"
+     "gluon.model_zoo.vision names), initializes it, runs one forward on zeros of --input-shape\n"
+     "(N,C,H,W; default 1,3,224,224, 1,3,299,299 for inceptionv3) and prints MXNet's summary\n"
+     "table: each layer's output shape and parameter count, then the total, trainable and\n"
+     "non-trainable (BatchNorm running statistics) parameter counts. --classes: outputs of the\n"
+     "last layer.\n",
+     RunSummary});
+
+const int kExport = RegisterCommand(
+    {"export", "write a model-zoo net as PREFIX-symbol.json + PREFIX-0000.params",
+     "usage: mxnet export --model NAME --out PREFIX [--input-shape 1,3,224,224] [--classes 1000]\n"
+     "                    [--params F] [--save-params F] [--seed 0] [--init uniform]\n"
+     "                    [--device cpu]\n\n"
+     "Builds the model-zoo net NAME, loads --params (a save_parameters or export file of the\n"
+     "same architecture; default: random --init weights seeded by --seed), hybridizes it, runs\n"
+     "one forward on zeros of --input-shape (N,C,H,W; default 1,3,224,224, 1,3,299,299 for\n"
+     "inceptionv3) and writes PREFIX-symbol.json and PREFIX-0000.params like MXNet's\n"
+     "HybridBlock.export (input 'data'; loadable by SymbolBlock.imports, `mxnet predict` and\n"
+     "`mxnet classify --symbol`). --save-params F also writes the weights in save_parameters\n"
+     "format (for `mxnet classify --model` and net.load_parameters). --init: an MXNet\n"
+     "initializer (default uniform, Uniform(0.07) like net.initialize(); xavier, normal,\n"
+     "msraprelu, ..., or JSON like '[\"xavier\", {\"magnitude\": 2}]').\n",
+     RunExport});
+
+const int kBenchmark = RegisterCommand(
+    {"benchmark", "inference latency and throughput of a model-zoo net",
+     "usage: mxnet benchmark --model NAME [--batch-size 1] [--hybridize|--nohybridize]\n"
+     "                       [--iters 20] [--warmup 3] [--input-shape N,C,H,W]\n"
+     "                       [--classes 1000] [--device cpu]\n\n"
+     "Runs --warmup untimed and then --iters timed forwards of NAME (random weights) on zeros\n"
+     "of (batch-size, 3, 224, 224) (299 for inceptionv3; or --input-shape, whose N must match\n"
+     "--batch-size), each waited for with wait_to_read, and prints the median, p10 and p90\n"
+     "milliseconds per batch and images/s from the median. --hybridize (the default) runs the\n"
+     "cached graph with static_alloc/static_shape; --nohybridize runs imperatively.\n",
+     RunBenchmark});
+
+}  // namespace
+}  // namespace mxnet::cli
