@@ -361,7 +361,7 @@ std::string Block::summary(const NDArrayVec& inputs) {
   for (auto& h : handles) h.detach();
   auto line = [](const std::string& a, const std::string& b, const std::string& c) {
     char buf[256];
-    std::snprintf(buf, sizeof buf, "%20s %42s %15s\n", a.c_str(), b.c_str(), c.c_str());
+    std::snprintf(buf, sizeof buf, "%20s  %42s %15s\n", a.c_str(), b.c_str(), c.c_str());
     return std::string(buf);
   };
   std::string out = std::string(80, '-') + "\n" + line("Layer (type)", "Output Shape", "Param #") +
