@@ -10,7 +10,6 @@
 // antialiasing filter, center crop --size (default 224), [0, 1], normalize by --mean/--std
 // (default ImageNet's). --labels: one class name per line.
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -108,10 +107,7 @@ int main(int argc, char** argv) {
     // ---- The image: decode to (H, W, 3) uint8 RGB, resize the short side to `resize` (the long
     // side keeps the aspect ratio, rounded to the nearest pixel), then crop, scale, normalize. ----
     NDArray img = ValueOrThrow(vision::imread(UserPath(opt["image"])));
-    const double h = img.shape()[0], w = img.shape()[1], scale = resize / std::min(h, w);
-    img = vision::imresize(img, std::max<int64_t>(resize, std::llround(w * scale)),
-                           std::max<int64_t>(resize, std::llround(h * scale)),
-                           vision::Interp::kBilinear);
+    img = vision::resize_short(img, resize, vision::Interp::kBilinear, /*round_long_side=*/true);
     namespace tf = vision::transforms;
     tf::Compose preprocess({tf::CenterCrop(size), tf::ToTensor(), tf::Normalize(mean, stdev)});
     NDArray x = preprocess(img).expand_dims(0);  // (3, size, size) -> a batch of one

@@ -1,6 +1,5 @@
 // mxnet classify: top-k classes of images through any MXNet export (ours or real MXNet's).
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -143,11 +142,8 @@ absl::Status RunClassify(const std::vector<std::string>& argv) {
     MX_ASSIGN_OR_RETURN(NDArray img, gluon::data::vision::imread(path));
     NDArray x;
     MX_RETURN_IF_ERROR(StatusFromCall([&] {
-      const double h = static_cast<double>(img.shape()[0]), w = static_cast<double>(img.shape()[1]);
-      const double scale = static_cast<double>(resize) / std::min(h, w);
-      const auto rw = std::max<int64_t>(resize, std::llround(w * scale));
-      const auto rh = std::max<int64_t>(resize, std::llround(h * scale));
-      NDArray resized = gluon::data::vision::imresize(img, rw, rh, interp_it->second);
+      NDArray resized = gluon::data::vision::resize_short(img, resize, interp_it->second,
+                                                          /*round_long_side=*/true);
       x = prep.Forward(resized).expand_dims(0).as_in_context(dev);
     }));
     NDArray prob;

@@ -62,6 +62,13 @@ absl::StatusOr<std::string> ReadFileBytes(const std::string& path);
 // (N, H, W, C), uint8 or float32; the result has the same dtype. Errors: bad rank/dtype, w or h
 // < 1, an empty input.
 NDArray imresize(const NDArray& src, int64_t w, int64_t h, Interp interp = Interp::kBilinear);
+// Resizes an (H, W, C) image so its shorter side is `size`, keeping the aspect ratio
+// (mx.image.resize_short). The long side is size * long / short truncated, as MXNet computes it,
+// or rounded to the nearest pixel with round_long_side (the aspect ratio closest to the source's:
+// a 1024x576 photo gives 56x32 truncated, 57x32 rounded). MXNet's default interp is 2 (bicubic).
+// Errors: as imresize, and size < 1.
+NDArray resize_short(const NDArray& src, int64_t size, Interp interp = Interp::kBicubic,
+                     bool round_long_side = false);
 // Crops the rectangle (x0, y0, w, h) of an (H, W, C) image and, if out_w/out_h > 0 differ from
 // (w, h), resizes it to (out_w, out_h) in one pass (the filter only sees pixels inside the
 // rectangle: equal to cropping then resizing) (mx.image.fixed_crop). Errors: a rectangle outside

@@ -379,6 +379,18 @@ TEST(CropTest, CenterAndRandomCrops) {
   }
 }
 
+// 1024x576 -> short side 32: 56.89 wide, truncated (MXNet) to 56 or rounded to 57.
+TEST(ResizeTest, ResizeShortTruncatesOrRounds) {
+  NDArray land = Pattern(576, 1024, 3), port = Pattern(1024, 576, 3);
+  EXPECT_EQ(resize_short(land, 32).shape(), (Shape{32, 56, 3}));
+  EXPECT_EQ(resize_short(land, 32, Interp::kBilinear, true).shape(), (Shape{32, 57, 3}));
+  EXPECT_EQ(resize_short(port, 32, Interp::kBilinear, true).shape(), (Shape{57, 32, 3}));
+  EXPECT_EQ(Pixels(resize_short(land, 32, Interp::kBilinear, true)),
+            Pixels(imresize(land, 57, 32, Interp::kBilinear)));
+  EXPECT_EQ(resize_short(Pattern(10, 10, 1), 4).shape(), (Shape{4, 4, 1}));
+  EXPECT_THROW(resize_short(land, 0), Error);
+}
+
 TEST(ColorTest, FlipsAndErrors) {
   NDArray pat = Pattern(3, 4, 3);
   const std::vector<int> p = Pixels(pat), lr = Pixels(flip_left_right(pat)),
