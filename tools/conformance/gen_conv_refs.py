@@ -3,6 +3,7 @@
 
     PY=$(tools/conformance/setup_venv.sh | tail -1)
     $PY tools/conformance/gen_conv_refs.py          # rewrites ndarray/ops/testdata/conv/*.json
+    $PY tools/conformance/gen_conv_refs.py --fast OUT_DIR   # what report.py runs (~20 s)
 
 Each case runs the op imperatively with autograd on small float32 inputs and records the inputs,
 the output, the head gradient (ograd) and the gradient of every input. conv_test.cc replays the
@@ -13,7 +14,9 @@ MXNet is run twice, in one subprocess per case: with its oneDNN (MKLDNN) kernels
 what users get) and with MXNET_MKLDNN_ENABLED=0 (its native CPU kernels, src/operator/nn/pool.h
 etc.). The default run's values are stored; where it fails (Deconvolution with target_shape and
 1-D 'same' pooling: "could not create a descriptor") the native run's are, and where both run
-they must agree (checked here).
+they must agree (checked here). --fast runs all cases of an engine in one process (a new one
+after each failing case) and runs the native kernels only where oneDNN fails, so it skips that
+agreement check; the values written are the same.
 
 Channels-last Convolution/Deconvolution (NWC/NHWC) is GPU-only in MXNet 1.9.1 (its CPU oneDNN
 path fails for strided/padded cases), so those cases are computed in the channels-first layout
@@ -243,23 +246,49 @@ def tensor(a, digits=7):
     return {"shape": list(np.shape(a)), "data": fmt(a, digits)}
 
 
-def main():
+def batch_child(path, names):
+    """--fast: runs `names` in order in this process; stops after the first failing case."""
+    import warnings
+    warnings.filterwarnings("ignore")
+    results = {}
+    for name in names:
+        c = next(c for c in CASES if c["name"] == name)
+        try:
+            results[name] = run_mxnet(c)
+        except Exception as e:  # noqa: BLE001 - recorded and reported by the parent
+            results[name] = str(e).splitlines()[-1][:200]
+            break
+    with open(path, "wb") as f:
+        pickle.dump(results, f)
+
+
+def main(out_dir=OUT_DIR, fast=False):
     # One process per case and engine: a failed oneDNN primitive can leave MXNet's primitive
-    # caches in a state that breaks later cases.
+    # caches in a state that breaks later cases. (--fast: one process per run of passing cases.)
     runs = {"mkldnn": {}, "native": {}}
     path = f"/tmp/gen_conv_refs_{os.getpid()}.pkl"
     for engine, enabled in (("mkldnn", "1"), ("native", "0")):
         env = dict(os.environ, MXNET_MKLDNN_ENABLED=enabled,
                    MXNET_STORAGE_FALLBACK_LOG_VERBOSE="0", OMP_NUM_THREADS="1")
+        if fast:
+            todo = [c["name"] for c in CASES if engine == "mkldnn" or isinstance(runs["mkldnn"][c["name"]], str)]
+            while todo:
+                subprocess.run([sys.executable, __file__, "--batch", path] + todo, env=env,
+                               check=True, stderr=subprocess.DEVNULL)
+                with open(path, "rb") as f:
+                    runs[engine].update(pickle.load(f))
+                todo = [n for n in todo if n not in runs[engine]]
+            continue
         for c in CASES:
             subprocess.run([sys.executable, __file__, "--child", c["name"], path], env=env,
                            check=True, stderr=subprocess.DEVNULL)
             with open(path, "rb") as f:
                 runs[engine][c["name"]] = pickle.load(f)
-    os.remove(path)
+    if os.path.exists(path):
+        os.remove(path)
     groups = {}
     for c in CASES:
-        a, b = runs["mkldnn"][c["name"]], runs["native"][c["name"]]
+        a, b = runs["mkldnn"][c["name"]], runs["native"].get(c["name"], "not run (--fast)")
         if isinstance(a, str) and isinstance(b, str):
             sys.exit(f"{c['name']}: MXNet failed: {a} / {b}")
         engine, r = ("mkldnn", a) if not isinstance(a, str) else ("native", b)
@@ -280,10 +309,10 @@ def main():
                                              "data": [float(v) for v in ograd.ravel()]},
             "grads": [tensor(g) for g in grads],
         })
-    os.makedirs(OUT_DIR, exist_ok=True)
+    os.makedirs(out_dir, exist_ok=True)
     total = 0
     for g, cases in sorted(groups.items()):
-        path = os.path.join(OUT_DIR, f"{g}.json")
+        path = os.path.join(out_dir, f"{g}.json")
         text = json.dumps({"generator": "tools/conformance/gen_conv_refs.py",
                            "mxnet": "1.9.1", "cases": cases}, separators=(",", ":"))
         with open(path, "w") as f:
@@ -296,5 +325,10 @@ def main():
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--child":
         child(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) >= 3 and sys.argv[1] == "--batch":
+        batch_child(sys.argv[2], sys.argv[3:])
     else:
-        main()
+        args = sys.argv[1:]
+        fast = "--fast" in args
+        args = [a for a in args if a != "--fast"]
+        main(args[0] if args else OUT_DIR, fast)

@@ -1,7 +1,7 @@
 """Reference data for gluon tests from real MXNet 1.9.1.
 
-Run: PY=$(tools/conformance/setup_venv.sh | tail -1); $PY tools/conformance/gen_gluon_refs.py
-Writes gluon/nn/testdata/:
+Run: PY=$(tools/conformance/setup_venv.sh | tail -1); $PY tools/conformance/gen_gluon_refs.py [OUT_DIR]
+Writes OUT_DIR (default gluon/nn/testdata/):
   model.params          save_parameters of the seeds' Model (two Dense(20) + relu), structured keys
   model-symbol.json,    export() of the same model after hybridize (1.x prefixed names)
   model-0000.params
@@ -9,13 +9,15 @@ Writes gluon/nn/testdata/:
 """
 import json
 import os
+import sys
 
 import mxnet as mx
 import numpy as np
 from mxnet import gluon, nd
 from mxnet.gluon import nn
 
-out_dir = os.path.join(os.path.dirname(__file__), "..", "..", "gluon", "nn", "testdata")
+out_dir = (sys.argv[1] if len(sys.argv) > 1
+           else os.path.join(os.path.dirname(__file__), "..", "..", "gluon", "nn", "testdata"))
 os.makedirs(out_dir, exist_ok=True)
 mx.random.seed(7)
 np.random.seed(7)
