@@ -69,6 +69,22 @@ TEST(Invoke, TracerObservesEveryCallOnItsThreadOnly) {
   EXPECT_EQ(obs.names, (std::vector<std::string>{"_plus_scalar", "negative"}));
 }
 
+// broadcast_like with lhs_axes/rhs_axes (MXNet 1.9.1): only the named axes take rhs's sizes.
+TEST(Invoke, BroadcastLikeAxes) {
+  NDArray x = NDArray::FromVector(std::vector<float>{1, 2, 3}, Shape{1, 3, 1});
+  NDArray like = NDArray::Full(Shape{2, 4}, 0.0);
+  NDArray y = nd::broadcast_like(x, like, Shape{0, 2}, Shape{0, 1});
+  ASSERT_EQ(y.shape(), (Shape{2, 3, 4}));
+  std::vector<float> v = y.ToVector<float>();
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 4; ++k) EXPECT_EQ(v[(i * 3 + j) * 4 + k], j + 1);
+  EXPECT_EQ(nd::broadcast_like(x, like, Shape{-1}, Shape{-2}).shape(), (Shape{1, 3, 2}));
+  EXPECT_THROW(nd::broadcast_like(x, like, Shape{1}, Shape{1}), Error);     // size 3 -> 4
+  EXPECT_THROW(nd::broadcast_like(x, like, Shape{0, 2}, Shape{0}), Error);  // lengths differ
+  EXPECT_THROW(nd::broadcast_like(x, like, Shape{3}, Shape{0}), Error);     // out of range
+}
+
 TEST(GradBuilder, EagerSecondOrderThroughComposition) {
   // y = x * x; dy/dx = 2x (as elemwise_mul(og, x) twice); check on values.
   const Op& mul = OpRegistry::Get("elemwise_mul");

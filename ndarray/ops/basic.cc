@@ -3,6 +3,7 @@
 // _reduce_sum_like. Semantics follow MXNet 1.9's elemwise_* and *_scalar operators.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "ndarray/grad.h"
 #include "ndarray/ops/basic_api.h"
@@ -215,11 +216,55 @@ void CheckBroadcastable(std::string_view op, const Shape& big, const Shape& smal
              " cannot be broadcast to ", big.ToString());
 }
 
+// broadcast_like's attributes (MXNet's BroadcastLikeParam).
+struct BroadcastLikeParam {
+  std::optional<Shape> lhs_axes, rhs_axes;
+  template <class D>
+  static void Declare(D& d) {
+    d.field("lhs_axes", &BroadcastLikeParam::lhs_axes)
+        .describe("Axes of lhs to broadcast (negative counts from the end); None: all of rhs's shape.");
+    d.field("rhs_axes", &BroadcastLikeParam::rhs_axes)
+        .describe("Axes of rhs whose sizes lhs_axes take, pairwise.");
+  }
+};
+
+// The output shape of broadcast_like with lhs_axes/rhs_axes: lhs's shape with
+// out[lhs_axes[i]] = rhs[rhs_axes[i]] (that lhs axis must have size 1 or the same size).
+Shape BroadcastLikeAxesShape(const BroadcastLikeParam& p, const Shape& lhs, const Shape& rhs) {
+  MX_REQUIRE(p.lhs_axes.has_value() && p.rhs_axes.has_value(), absl::StatusCode::kInvalidArgument,
+             "broadcast_like: lhs_axes and rhs_axes must be given together");
+  MX_REQUIRE(p.lhs_axes->ndim() == p.rhs_axes->ndim(), absl::StatusCode::kInvalidArgument,
+             "broadcast_like: lhs_axes ", p.lhs_axes->ToString(), " and rhs_axes ", p.rhs_axes->ToString(),
+             " must have the same length");
+  Shape out = lhs;
+  for (int i = 0; i < p.lhs_axes->ndim(); ++i) {
+    int64_t a = (*p.lhs_axes)[i], r = (*p.rhs_axes)[i];
+    if (a < 0) a += lhs.ndim();
+    if (r < 0) r += rhs.ndim();
+    MX_REQUIRE(a >= 0 && a < lhs.ndim(), absl::StatusCode::kInvalidArgument, "broadcast_like: lhs_axes entry ",
+               (*p.lhs_axes)[i], " is out of range for lhs of shape ", lhs.ToString());
+    MX_REQUIRE(r >= 0 && r < rhs.ndim(), absl::StatusCode::kInvalidArgument, "broadcast_like: rhs_axes entry ",
+               (*p.rhs_axes)[i], " is out of range for rhs of shape ", rhs.ToString());
+    MX_REQUIRE(lhs[a] == 1 || lhs[a] == rhs[r] || lhs[a] < 0 || rhs[r] < 0, absl::StatusCode::kInvalidArgument,
+               "broadcast_like: axis ", a, " of lhs ", lhs.ToString(), " (size ", lhs[a],
+               ") cannot be broadcast to axis ", r, " of rhs ", rhs.ToString(), " (size ", rhs[r], ")");
+    out[a] = rhs[r];
+  }
+  return out;
+}
+
 MX_REGISTER_OP(broadcast_like)
-    .describe("Broadcasts lhs to the shape of rhs.")
+    .describe("Broadcasts lhs to the shape of rhs, or only lhs_axes to the sizes of rhs_axes.")
+    .set_params<BroadcastLikeParam>()
     .set_num_inputs(2)
     .set_input_names(std::vector<std::string>{"lhs", "rhs"})
-    .set_infer_shape([](const OpAttrs&, ShapeVec* in, ShapeVec* out) {
+    .set_infer_shape([](const OpAttrs& attrs, ShapeVec* in, ShapeVec* out) {
+      const auto& p = attrs.get<BroadcastLikeParam>();
+      if (p.lhs_axes.has_value() || p.rhs_axes.has_value()) {
+        if (!(*in)[0].ndim_known() || !(*in)[1].ndim_known()) return;
+        (*out)[0] = BroadcastLikeAxesShape(p, (*in)[0], (*in)[1]);
+        return;
+      }
       if ((*in)[0].ndim_known() && (*in)[1].is_known())
         CheckBroadcastable("broadcast_like", (*in)[1], (*in)[0]);
       (*out)[0] = (*in)[1];
@@ -300,4 +345,9 @@ NDArray rminus_scalar(const NDArray& x, double s) {
 NDArray mul_scalar(const NDArray& x, double s) { return ScalarCall(MX_ND_OP(_mul_scalar), x, s); }
 NDArray div_scalar(const NDArray& x, double s) { return ScalarCall(MX_ND_OP(_div_scalar), x, s); }
 NDArray rdiv_scalar(const NDArray& x, double s) { return ScalarCall(MX_ND_OP(_rdiv_scalar), x, s); }
+NDArray broadcast_like(const NDArray& lhs, const NDArray& rhs, const Shape& lhs_axes, const Shape& rhs_axes) {
+  const Op& op = MX_ND_OP(broadcast_like);
+  return Call(op, OpAttrs::Parse(op, {{"lhs_axes", lhs_axes.ToString()}, {"rhs_axes", rhs_axes.ToString()}}),
+              {lhs, rhs})[0];
+}
 }  // namespace mxnet::nd

@@ -61,10 +61,14 @@ NDArray rminus_scalar(const NDArray& x, double s);
 NDArray mul_scalar(const NDArray& x, double s);
 NDArray div_scalar(const NDArray& x, double s);
 NDArray rdiv_scalar(const NDArray& x, double s);
-// Broadcasts lhs (right-aligned, NumPy rules) to rhs's shape.
+// Broadcasts lhs (right-aligned, NumPy rules) to rhs's shape (mx.nd.broadcast_like).
 inline NDArray broadcast_like(const NDArray& lhs, const NDArray& rhs) {
   const Op& op = MX_ND_OP(broadcast_like);
   return Call(op, NoAttrs(op), {lhs, rhs})[0];
 }
+// Broadcasts only lhs's axes lhs_axes (each of size 1) to the sizes of rhs's axes rhs_axes,
+// pairwise; negative axes count from the end. Output: lhs's shape with those sizes replaced.
+// Errors: lengths differ, an axis out of range, a non-1 lhs size that differs.
+NDArray broadcast_like(const NDArray& lhs, const NDArray& rhs, const Shape& lhs_axes, const Shape& rhs_axes);
 
 }  // namespace mxnet::nd

@@ -24,6 +24,16 @@ MX_OP_TEST_CASE({.op = "broadcast_like",
                  .shapes = {{4}, {3, 4}},
                  .grad_inputs = {0},
                  .label = "(rank-extend)"});
+MX_OP_TEST_CASE({.op = "broadcast_like",
+                 .attrs = {{"lhs_axes", "(0, 2)"}, {"rhs_axes", "(0, 1)"}},
+                 .shapes = {{1, 3, 1}, {2, 4}},
+                 .grad_inputs = {0},
+                 .label = "(axes)"});
+MX_OP_TEST_CASE({.op = "broadcast_like",
+                 .attrs = {{"lhs_axes", "(-1,)"}, {"rhs_axes", "(0,)"}},
+                 .shapes = {{2, 1}, {5, 7}},
+                 .grad_inputs = {0},
+                 .label = "(negative axis)"});
 MX_OP_TEST_CASE({.op = "_reduce_sum_like", .shapes = {{2, 3, 4}, {3, 1}}, .grad_inputs = {0}});
 
 }  // namespace

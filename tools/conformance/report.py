@@ -164,10 +164,6 @@ class Cmp:
 # and do not fail the run; once such a case passes it fails as "unexpected pass" until its entry
 # here is removed, so the list cannot go stale. (category, group, case name) -> what is missing.
 KNOWN_GAPS = {
-    ("op", "basic/basic", "broadcast_like axes"):
-        "broadcast_like has no lhs_axes/rhs_axes attributes (MXNet 1.9.1 has them)",
-    ("op", "attribute names (MXNet registry)", "broadcast_like"):
-        "broadcast_like has no lhs_axes/rhs_axes attributes (MXNet 1.9.1 has them)",
 }
 
 
