@@ -28,6 +28,20 @@ namespace {
 // Largest decoded image we allocate (guards against corrupt headers claiming huge sizes).
 constexpr uint64_t kMaxDecodedBytes = uint64_t{1} << 31;
 
+// Error messages are written by these out-of-line helpers, never inline in RunJpeg/RunPng: an
+// inlined std::string assignment puts locals into the function that calls setjmp, which GCC 12's
+// -Wclobbered rejects (-Werror) when UBSan instruments at -O1 (--config=asan_ubsan).
+[[gnu::noinline]] void SetError(std::string* error, const char* msg) { *error = msg; }
+
+[[gnu::noinline]] void SetSizeError(std::string* error, uint64_t w, uint64_t h) {
+  *error = StrCat("unsupported image size ", w, "x", h);
+}
+
+[[gnu::noinline]] void SetPngLayoutError(std::string* error, int color_type, int bit_depth) {
+  *error =
+      StrCat("unsupported PNG layout (color type ", color_type, ", bit depth ", bit_depth, ")");
+}
+
 // ---------------------------------------------------------------- JPEG
 
 struct JpegError {
@@ -96,7 +110,7 @@ bool RunJpeg(JpegJob* job) {
       job->cinfo.jpeg_color_space == JCS_CMYK || job->cinfo.jpeg_color_space == JCS_YCCK;
   if (job->flag == 0) {
     if (cmyk) {
-      *job->error = "grayscale decoding of CMYK JPEGs is not supported";
+      SetError(job->error, "grayscale decoding of CMYK JPEGs is not supported");
       jpeg_destroy_decompress(&job->cinfo);
       return false;
     }
@@ -110,7 +124,7 @@ bool RunJpeg(JpegJob* job) {
   const uint64_t w = job->cinfo.output_width, h = job->cinfo.output_height;
   const uint64_t c = job->flag == 0 ? 1 : 3;
   if (w == 0 || h == 0 || w * h * c > kMaxDecodedBytes) {
-    *job->error = StrCat("unsupported image size ", w, "x", h);
+    SetSizeError(job->error, w, h);
     jpeg_destroy_decompress(&job->cinfo);
     return false;
   }
@@ -194,13 +208,13 @@ void PngReadFn(png_structp png, png_bytep dst, png_size_t n) {
 bool RunPng(PngJob* job) {
   job->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, job, PngErrorFn, PngWarningFn);
   if (job->png == nullptr) {
-    *job->error = "png_create_read_struct failed";
+    SetError(job->error, "png_create_read_struct failed");
     return false;
   }
   job->info = png_create_info_struct(job->png);
   if (job->info == nullptr) {
     png_destroy_read_struct(&job->png, nullptr, nullptr);
-    *job->error = "png_create_info_struct failed";
+    SetError(job->error, "png_create_info_struct failed");
     return false;
   }
   if (setjmp(png_jmpbuf(job->png))) {
@@ -232,13 +246,12 @@ bool RunPng(PngJob* job) {
   const uint64_t h = png_get_image_height(job->png, job->info);
   const uint64_t c = job->flag == 0 ? 1 : 3;
   if (png_get_channels(job->png, job->info) != c || png_get_bit_depth(job->png, job->info) != 8) {
-    *job->error =
-        StrCat("unsupported PNG layout (color type ", color_type, ", bit depth ", bit_depth, ")");
+    SetPngLayoutError(job->error, color_type, bit_depth);
     png_destroy_read_struct(&job->png, &job->info, nullptr);
     return false;
   }
   if (w == 0 || h == 0 || w * h * c > kMaxDecodedBytes) {
-    *job->error = StrCat("unsupported image size ", w, "x", h);
+    SetSizeError(job->error, w, h);
     png_destroy_read_struct(&job->png, &job->info, nullptr);
     return false;
   }
