@@ -1,5 +1,8 @@
 // mxnet: train, evaluate, export and run MXNet-compatible models from the command line.
 //   mxnet <command> [flags]      mxnet <command> --help
+#include <unistd.h>
+
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -9,6 +12,12 @@
 
 int main(int argc, char** argv) {
   using mxnet::cli::Commands;
+  // Under `bazel run` the process starts in its runfiles tree; relative paths on the command line
+  // mean the directory the user ran from (./bazelw runs Bazel from the repository root).
+  if (const char* wd = std::getenv("BUILD_WORKING_DIRECTORY"); wd && *wd && chdir(wd) != 0) {
+    std::cerr << "mxnet: error: cannot enter BUILD_WORKING_DIRECTORY " << wd << "\n";
+    return 1;
+  }
   auto usage = [] {
     std::string s = "usage: mxnet <command> [flags]\n\ncommands:\n";
     for (const auto& [name, c] : Commands()) s += "  " + name + std::string(12 - std::min<size_t>(name.size(), 11), ' ') + c.summary + "\n";
@@ -38,7 +47,7 @@ int main(int argc, char** argv) {
   if (!st.ok()) {
     std::string msg(st.message());
     for (char& c : msg)
-      if (c == '\n') c = ' ';
+      if (c == '\n' || c == '\t') c = ' ';
     std::cerr << "mxnet " << argv[1] << ": error: " << msg << "\n";
     return st.code() == absl::StatusCode::kInvalidArgument && msg.rfind("unknown flag", 0) == 0 ? 2 : 1;
   }
