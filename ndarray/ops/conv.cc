@@ -418,6 +418,50 @@ int ResolveAxis(std::string_view op, const OpAttrs& attrs, int ndim) {
   return NormalizeAxis(attrs.get<ChannelAxisParam>().axis, ndim, op);
 }
 
+// Optimized float32 _channel_sum: per-channel partial sums in SIMD lanes (the reference kernel's
+// serial float accumulation is bound by the add latency: 2.4 ms for LeNet's 128x32x26x26 bias
+// gradient). Channels-first (inner > 1) sums each channel's contiguous rows into 16 lanes;
+// channels-last (inner == 1) adds whole rows of C channels at once.
+void ChannelSumF32(const NDArray& in, const AxisSplit& s, const NDArray& out) {
+  const float* x = static_cast<const float*>(in.data_ptr());
+  float* y = static_cast<float*>(out.data_ptr());
+  if (s.inner == 1) {
+    constexpr int64_t kBlock = 256;  // channels per task
+    ParallelForRange((s.C + kBlock - 1) / kBlock, 1, [&](int64_t b, int64_t e) {
+      for (int64_t blk = b; blk < e; ++blk) {
+        const int64_t c0 = blk * kBlock, c1 = std::min(s.C, c0 + kBlock);
+        float acc[kBlock] = {};
+        for (int64_t o = 0; o < s.outer; ++o) {
+          const float* row = x + o * s.C;
+#pragma omp simd
+          for (int64_t c = c0; c < c1; ++c) acc[c - c0] += row[c];
+        }
+        for (int64_t c = c0; c < c1; ++c) y[c] = acc[c - c0];
+      }
+    });
+    return;
+  }
+  ParallelForRange(s.C, std::max<int64_t>(1, 16384 / (s.outer * s.inner)),
+                   [&](int64_t b, int64_t e) {
+                     for (int64_t c = b; c < e; ++c) {
+                       // 16 lanes: four independent SIMD accumulators hide the add latency.
+                       float acc[16] = {};
+                       for (int64_t o = 0; o < s.outer; ++o) {
+                         const float* row = x + (o * s.C + c) * s.inner;
+                         int64_t i = 0;
+                         for (; i + 16 <= s.inner; i += 16) {
+#pragma omp simd
+                           for (int j = 0; j < 16; ++j) acc[j] += row[i + j];
+                         }
+                         for (; i < s.inner; ++i) acc[i % 16] += row[i];
+                       }
+                       float total = 0;
+                       for (float a : acc) total += a;
+                       y[c] = total;
+                     }
+                   });
+}
+
 MX_REGISTER_OP(_channel_sum)
     .describe(
         "Sums data over every axis except `axis`, giving a 1-D array (the bias gradient of "
@@ -449,6 +493,15 @@ MX_REGISTER_OP(_channel_sum)
                         1);
                   });
                 })
+    .set_kernel(
+        kOpt,
+        [](const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
+           std::span<const NDArray> out) {
+          ChannelSumF32(in[0],
+                        AxisSplit(in[0].shape(), ResolveAxis("_channel_sum", attrs, in[0].ndim())),
+                        out[0]);
+        },
+        [](const OpAttrs&, std::span<const NDArray> in) { return AllFloat32(in); })
     .set_gradient(
         [](GradBuilder& b, const OpAttrs& attrs, std::span<const GV> in, std::span<const GV>,
            std::span<const GV> og) {

@@ -1,9 +1,11 @@
-// Benchmarks of the conv family: reference kernels vs oneDNN (float32), kernel time only
+// Benchmarks of the conv family: reference kernels vs optimized ones (float32), kernel time only
 // (outputs allocated once). Run with
-//   ./bazelw run -c opt //ndarray/ops:conv_benchmark -- --benchmark_repetitions=3
+//   ./bazelw run -c opt --config=bench //ndarray/ops:conv_benchmark -- --benchmark_repetitions=3
 // Cases: ResNet 3x3 conv 64->64 on 56x56 (batch 1 and 32), forward and both backward passes;
 // FullyConnected 512 -> 1000 (batch 1 and 64); max pooling 3x3 stride 2 pad 1 on 64x112x112
-// (ResNet's stem pool, batch 1 and 8).
+// (ResNet's stem pool, batch 1 and 8); the convolution, bias gradient and pooling ops of a LeNet
+// training step on Fashion-MNIST (batch 128; `mxnet train`'s previous and current default nets).
+// On a shared machine compare the CPU column with OMP_NUM_THREADS=1.
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -45,7 +47,7 @@ void RunOp(benchmark::State& state, const char* name, const AttrDict& attrs,
     (*k)(ctx, a, in, out);
     benchmark::DoNotOptimize(out[0].data_ptr());
   }
-  state.SetLabel(backend == Backend::kReference ? "reference" : "onednn");
+  state.SetLabel(backend == Backend::kReference ? "reference" : "optimized");
 }
 
 const AttrDict kConv{
@@ -79,6 +81,87 @@ void BM_MaxPool3x3s2(benchmark::State& s) {
   RunOp(s, "Pooling", kPool, {{n, 64, 112, 112}}, B(s));
 }
 
+// The ops of a LeNet training step on Fashion-MNIST, batch 128, for two nets (the first
+// argument): 0 = `mxnet train`'s previous default (conv 3x3 1->32 on 28x28, max pool 2, conv 3x3
+// 32->64 on 13x13, max pool 2), 1 = its current default (conv 5x5 1->16 pad 2 on 28x28, max pool
+// 2, conv 5x5 16->32 on 14x14, max pool 2). The second argument picks the kernel (B()).
+struct LeNetShapes {
+  AttrDict conv1, conv2;
+  Shape x1, w1, b1, y1;  // conv1: data, weight, bias, output
+  Shape x2, w2, b2, y2;  // conv2 (x2 = pool(y1))
+};
+const LeNetShapes& LeNet(const benchmark::State& s) {
+  static const LeNetShapes kNets[2] = {
+      {{{"kernel", "(3, 3)"}, {"num_filter", "32"}},
+       {{"kernel", "(3, 3)"}, {"num_filter", "64"}},
+       {128, 1, 28, 28},
+       {32, 1, 3, 3},
+       {32},
+       {128, 32, 26, 26},
+       {128, 32, 13, 13},
+       {64, 32, 3, 3},
+       {64},
+       {128, 64, 11, 11}},
+      {{{"kernel", "(5, 5)"}, {"num_filter", "16"}, {"pad", "(2, 2)"}},
+       {{"kernel", "(5, 5)"}, {"num_filter", "32"}},
+       {128, 1, 28, 28},
+       {16, 1, 5, 5},
+       {16},
+       {128, 16, 28, 28},
+       {128, 16, 14, 14},
+       {32, 16, 5, 5},
+       {32},
+       {128, 32, 10, 10}}};
+  return kNets[s.range(0)];
+}
+const AttrDict kPool2{{"kernel", "(2, 2)"}, {"stride", "(2, 2)"}, {"pool_type", "max"}};
+Shape Pooled(const Shape& y) { return {y[0], y[1], y[2] / 2, y[3] / 2}; }
+
+void BM_LeNetConv1(benchmark::State& s) {
+  const LeNetShapes& n = LeNet(s);
+  RunOp(s, "Convolution", n.conv1, {n.x1, n.w1, n.b1}, B(s));
+}
+void BM_LeNetConv1_BackwardWeight(benchmark::State& s) {
+  const LeNetShapes& n = LeNet(s);
+  RunOp(s, "_backward_Convolution_weight", n.conv1, {n.y1, n.x1}, B(s));
+}
+void BM_LeNetConv1_BiasGrad(benchmark::State& s) {
+  RunOp(s, "_channel_sum", {{"axis", "1"}}, {LeNet(s).y1}, B(s));
+}
+void BM_LeNetConv2(benchmark::State& s) {
+  const LeNetShapes& n = LeNet(s);
+  RunOp(s, "Convolution", n.conv2, {n.x2, n.w2, n.b2}, B(s));
+}
+void BM_LeNetConv2_BackwardData(benchmark::State& s) {
+  const LeNetShapes& n = LeNet(s);
+  RunOp(s, "_backward_Convolution_data", n.conv2, {n.y2, n.w2, n.x2}, B(s));
+}
+void BM_LeNetConv2_BackwardWeight(benchmark::State& s) {
+  const LeNetShapes& n = LeNet(s);
+  RunOp(s, "_backward_Convolution_weight", n.conv2, {n.y2, n.x2}, B(s));
+}
+void BM_LeNetMaxPool(benchmark::State& s) { RunOp(s, "Pooling", kPool2, {LeNet(s).y1}, B(s)); }
+// _backward_Pooling(ograd, data, output) of the first pool, output = Pooling(data) as in training.
+void BM_LeNetMaxPool_Backward(benchmark::State& s) {
+  const Shape& xs = LeNet(s).y1;
+  const Op& pool = OpRegistry::Get("Pooling");
+  NDArray x = Random(xs, 1), y(Pooled(xs));
+  OpContext ctx;
+  NDArray px[] = {x}, py[] = {y};
+  (*pool.FindKernel({DeviceType::kCPU, Backend::kReference}))(ctx, OpAttrs::Parse(pool, kPool2), px,
+                                                              py);
+  const Op& op = OpRegistry::Get("_backward_Pooling");
+  OpAttrs a = OpAttrs::Parse(op, kPool2);
+  NDArray in[] = {Random(Pooled(xs), 2), x, y}, out[] = {NDArray(xs)};
+  const FCompute* k = op.FindKernel({DeviceType::kCPU, B(s)});
+  (*k)(ctx, a, in, out);
+  for (auto _ : s) {
+    (*k)(ctx, a, in, out);
+    benchmark::DoNotOptimize(out[0].data_ptr());
+  }
+  s.SetLabel(B(s) == Backend::kReference ? "reference" : "optimized");
+}
+
 // {batch, oneDNN?}; the batch-32 reference convolutions take seconds per iteration.
 BENCHMARK(BM_Conv3x3_64)->ArgsProduct({{1}, {0, 1}})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Conv3x3_64)->Args({32, 0})->Iterations(1)->Unit(benchmark::kMillisecond);
@@ -89,6 +172,15 @@ BENCHMARK(BM_FullyConnected_512x1000)
     ->ArgsProduct({{1, 64}, {0, 1}})
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_MaxPool3x3s2)->ArgsProduct({{1, 8}, {0, 1}})->Unit(benchmark::kMicrosecond);
+// {net, optimized?}: the optimized conv kernels only (the reference ones take seconds).
+BENCHMARK(BM_LeNetConv1)->ArgsProduct({{0, 1}, {1}})->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_LeNetConv1_BackwardWeight)->ArgsProduct({{0, 1}, {1}})->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_LeNetConv1_BiasGrad)->ArgsProduct({{0, 1}, {0, 1}})->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_LeNetConv2)->ArgsProduct({{0, 1}, {1}})->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_LeNetConv2_BackwardData)->ArgsProduct({{0, 1}, {1}})->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_LeNetConv2_BackwardWeight)->ArgsProduct({{0, 1}, {1}})->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_LeNetMaxPool)->ArgsProduct({{0, 1}, {0, 1}})->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_LeNetMaxPool_Backward)->ArgsProduct({{0, 1}, {0, 1}})->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace mxnet

@@ -1,6 +1,8 @@
 // Test cases of the conv family, enumerated by //ndarray:all_ops_test (finite-difference
 // gradients in float64, oneDNN vs reference in float32, attribute round trips). Shapes are small
 // so the finite differences stay fast; each case names the mode it covers.
+#include <cmath>
+
 #include "ndarray/testing/op_testing.h"
 
 namespace mxnet::testing {
@@ -157,6 +159,13 @@ MX_OP_TEST_CASE({.op = "_channel_sum",
                  .attrs = {{"axis", "-1"}},
                  .shapes = {{2, 2, 3}},
                  .label = "(last axis)"});
+// Sizes that exercise the optimized kernel's SIMD rows and channel blocks.
+MX_OP_TEST_CASE(
+    {.op = "_channel_sum", .attrs = {{"axis", "1"}}, .shapes = {{3, 5, 7, 9}}, .label = "(rows)"});
+MX_OP_TEST_CASE({.op = "_channel_sum",
+                 .attrs = {{"axis", "-1"}},
+                 .shapes = {{3, 4, 300}},
+                 .label = "(last axis, blocks)"});
 MX_OP_TEST_CASE({.op = "_channel_broadcast_like",
                  .attrs = {{"axis", "1"}},
                  .shapes = {{3}, {2, 3, 4}},
@@ -287,6 +296,40 @@ MX_POOL_BWD_CASE("(lp 1)", {}, 0.5, 1.5, S(1, 1, 4, 4), {"kernel", "(2, 2)"}, {"
                  {"p_value", "1"});
 MX_POOL_BWD_CASE("(3d max)", {0}, -1, 1, S(1, 1, 4, 4, 4), {"kernel", "(2, 2, 2)"},
                  {"stride", "(2, 2, 2)"});
+
+// Non-overlapping max windows (stride >= kernel) take the optimized kernel's own routing (the
+// 2x2/2 rows four windows at a time): exactly covered planes, odd sizes with uncovered edges,
+// padding, 1-D, and other kernel sizes.
+MX_POOL_BWD_CASE("(max 2x2/2)", {0}, -1, 1, S(2, 3, 8, 8), {"kernel", "(2, 2)"},
+                 {"stride", "(2, 2)"});
+MX_POOL_BWD_CASE("(max 2x2/2 odd)", {0}, -1, 1, S(1, 2, 11, 13), {"kernel", "(2, 2)"},
+                 {"stride", "(2, 2)"});
+MX_POOL_BWD_CASE("(max 2x2/2 full)", {0}, -1, 1, S(1, 2, 11, 13), {"kernel", "(2, 2)"},
+                 {"stride", "(2, 2)"}, {"pooling_convention", "full"});
+MX_POOL_BWD_CASE("(max 3x3/3 pad)", {0}, -1, 1, S(1, 2, 10, 10), {"kernel", "(3, 3)"},
+                 {"stride", "(3, 3)"}, {"pad", "(1, 1)"});
+MX_POOL_BWD_CASE("(max 2x3/2x4)", {0}, -1, 1, S(2, 2, 7, 17), {"kernel", "(2, 3)"},
+                 {"stride", "(2, 4)"});
+MX_POOL_BWD_CASE("(max 1d 2/2)", {0}, -1, 1, S(2, 2, 9), {"kernel", "(2,)"}, {"stride", "(2,)"});
+
+// Ties within windows (values on a coarse grid): the ograd goes to the first maximum.
+std::function<std::vector<NDArray>(DType, uint64_t)> PoolTiesInputs(AttrDict attrs, Shape data) {
+  return [attrs, data](DType dtype, uint64_t seed) {
+    NDArray r = RandomArray(data, 0, 3, seed * 131 + 1, DType::kFloat64);
+    std::vector<double> v = r.ToVector<double>();
+    for (double& e : v) e = std::floor(e);  // 0, 1 or 2
+    NDArray x = NDArray::FromVector(v, data).astype(dtype);
+    NDArray y = Invoke("Pooling", std::vector<NDArray>{x}, attrs)[0];
+    NDArray g = RandomArray(y.shape(), -1, 1, seed * 131, dtype);
+    return std::vector<NDArray>{g, x, y};
+  };
+}
+MX_OP_TEST_CASE({.op = "_backward_Pooling",
+                 .attrs = {{"kernel", "(2, 2)"}, {"stride", "(2, 2)"}},
+                 .make_inputs = PoolTiesInputs({{"kernel", "(2, 2)"}, {"stride", "(2, 2)"}},
+                                               S(2, 2, 6, 10)),
+                 .grad_inputs = {0},
+                 .label = "(max 2x2/2 ties)"});
 
 MX_OP_TEST_CASE({.op = "_Pooling_max_gather",
                  .attrs = {{"kernel", "(3, 3)"}, {"stride", "(2, 2)"}, {"pad", "(1, 1)"}},

@@ -6,6 +6,13 @@
 //                                                 adjoint of max pooling's backward)
 //   _backward_UpSampling(ograd, arg0, ...)     -> one gradient per input (nearest: block sums)
 // Lp pooling's second-order gradient is composed from sum pooling and elementwise ops.
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "ndarray/grad.h"
 #include "ndarray/kernel_util.h"
 #include "ndarray/ops/conv_kernels.h"
@@ -47,6 +54,118 @@ void PoolingKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArr
   PoolForwardRef("Pooling", g, kind, IncludePad(p), p.p_value.value_or(1), in[0], out[0]);
 }
 
+// Max pooling backward of float32 channels-first 1-D/2-D data with windows that do not overlap
+// (stride >= kernel, LeNet's 2x2/2), straight from (dy, x, y) with MXNet's routing: each ograd
+// goes to the first window position whose value equals the output, as PoolBackwardRef. No
+// forward recomputation and no workspace, unlike oneDNN's max pooling backward. Every window
+// position is written once (the ograd or 0) without branches: the routing is data-dependent and
+// a branch per window mispredicts on most windows. Returns false for overlapping windows.
+template <int KH, int KW>
+void MaxPoolBackwardRows(const PoolGeom& g, const float* X, const float* Y, const float* G,
+                         float* D) {
+  const int64_t H = g.in[0], W = g.in[1], OH = g.out[0], OW = g.out[1];
+  const int64_t kh = KH > 0 ? KH : g.k[0], kw = KW > 0 ? KW : g.k[1];
+  const int64_t sh = g.s[0], sw = g.s[1], ph = g.p[0], pw = g.p[1];
+  const int64_t plane = H * W, oplane = OH * OW;
+  // Input positions outside every window keep 0.
+  const bool covered = ph == 0 && pw == 0 && sh == kh && sw == kw && OH * kh == H && OW * kw == W;
+  ParallelForRange(
+      g.N * g.C, std::max<int64_t>(1, 16384 / std::max<int64_t>(plane, 1)),
+      [&](int64_t b, int64_t e) {
+        for (int64_t nc = b; nc < e; ++nc) {
+          const float* xp = X + nc * plane;
+          float* dp = D + nc * plane;
+          const float* yp = Y + nc * oplane;
+          const float* gp = G + nc * oplane;
+          if (!covered) std::fill(dp, dp + plane, 0.0f);
+          for (int64_t oh = 0; oh < OH; ++oh) {
+            const int64_t hs = oh * sh - ph;
+            const int64_t h0 = std::max<int64_t>(hs, 0), h1 = std::min(hs + kh, H);
+            const float* yr = yp + oh * OW;
+            const float* gr = gp + oh * OW;
+            if (pw == 0 && KH > 0 && KW > 0 && h1 - h0 == KH && (OW - 1) * sw + KW <= W) {
+              // Whole windows along the row (the common case): fixed trip counts.
+              int64_t ow = 0;
+#if defined(__SSE2__)
+              if constexpr (KH == 2 && KW == 2) {
+                if (sw == 2) {
+                  // Four windows at a time: deinterleave even/odd columns, route, interleave back.
+                  const float* r0 = xp + h0 * W;
+                  const float* r1 = r0 + W;
+                  float* d0 = dp + h0 * W;
+                  float* d1 = d0 + W;
+                  for (; ow + 4 <= OW; ow += 4) {
+                    const __m128 y4 = _mm_loadu_ps(yr + ow), g4 = _mm_loadu_ps(gr + ow);
+                    const __m128 a0 = _mm_loadu_ps(r0 + 2 * ow), a1 = _mm_loadu_ps(r0 + 2 * ow + 4);
+                    const __m128 b0 = _mm_loadu_ps(r1 + 2 * ow), b1 = _mm_loadu_ps(r1 + 2 * ow + 4);
+                    const __m128 e00 = _mm_cmpeq_ps(_mm_shuffle_ps(a0, a1, 0x88), y4);
+                    const __m128 e01 = _mm_cmpeq_ps(_mm_shuffle_ps(a0, a1, 0xDD), y4);
+                    const __m128 e10 = _mm_cmpeq_ps(_mm_shuffle_ps(b0, b1, 0x88), y4);
+                    const __m128 e11 = _mm_cmpeq_ps(_mm_shuffle_ps(b0, b1, 0xDD), y4);
+                    __m128 found = e00;
+                    const __m128 h01 = _mm_andnot_ps(found, e01);
+                    found = _mm_or_ps(found, e01);
+                    const __m128 h10 = _mm_andnot_ps(found, e10);
+                    found = _mm_or_ps(found, e10);
+                    const __m128 h11 = _mm_andnot_ps(found, e11);
+                    const __m128 v00 = _mm_and_ps(e00, g4), v01 = _mm_and_ps(h01, g4);
+                    const __m128 v10 = _mm_and_ps(h10, g4), v11 = _mm_and_ps(h11, g4);
+                    _mm_storeu_ps(d0 + 2 * ow, _mm_unpacklo_ps(v00, v01));
+                    _mm_storeu_ps(d0 + 2 * ow + 4, _mm_unpackhi_ps(v00, v01));
+                    _mm_storeu_ps(d1 + 2 * ow, _mm_unpacklo_ps(v10, v11));
+                    _mm_storeu_ps(d1 + 2 * ow + 4, _mm_unpackhi_ps(v10, v11));
+                  }
+                }
+              }
+#endif
+              for (; ow < OW; ++ow) {
+                const float yo = yr[ow];
+                const uint32_t gbits = std::bit_cast<uint32_t>(gr[ow]);
+                uint32_t found = 0;
+                for (int dh = 0; dh < KH; ++dh)
+                  for (int dw = 0; dw < KW; ++dw) {
+                    const int64_t i = (h0 + dh) * W + ow * sw + dw;
+                    const uint32_t eq = 0u - static_cast<uint32_t>(xp[i] == yo);
+                    dp[i] = std::bit_cast<float>(gbits & eq & ~found);
+                    found |= eq;
+                  }
+              }
+              continue;
+            }
+            for (int64_t ow = 0; ow < OW; ++ow) {
+              const int64_t ws = ow * sw - pw;
+              const int64_t w0 = std::max<int64_t>(ws, 0), w1 = std::min(ws + kw, W);
+              const float yo = yr[ow];
+              const uint32_t gbits = std::bit_cast<uint32_t>(gr[ow]);
+              uint32_t found = 0;
+              for (int64_t h = h0; h < h1; ++h)
+                for (int64_t w = w0; w < w1; ++w) {
+                  const uint32_t eq = 0u - static_cast<uint32_t>(xp[h * W + w] == yo);
+                  dp[h * W + w] = std::bit_cast<float>(gbits & eq & ~found);
+                  found |= eq;
+                }
+            }
+          }
+        }
+      });
+}
+
+bool MaxPoolBackwardFast(const PoolGeom& g, const NDArray& dy, const NDArray& x, const NDArray& y,
+                         const NDArray& dx) {
+  if (g.channels_last || g.nd > 2 || g.s[0] < g.k[0] || g.s[1] < g.k[1]) return false;
+  const float* X = static_cast<const float*>(x.data_ptr());
+  const float* Y = static_cast<const float*>(y.data_ptr());
+  const float* G = static_cast<const float*>(dy.data_ptr());
+  float* D = static_cast<float*>(dx.data_ptr());
+  if (g.k[0] == 2 && g.k[1] == 2)
+    MaxPoolBackwardRows<2, 2>(g, X, Y, G, D);
+  else if (g.k[0] == 3 && g.k[1] == 3)
+    MaxPoolBackwardRows<3, 3>(g, X, Y, G, D);
+  else
+    MaxPoolBackwardRows<0, 0>(g, X, Y, G, D);
+  return true;
+}
+
 template <bool kOptimized>
 void PoolingBwdKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                       std::span<const NDArray> out) {
@@ -54,6 +173,8 @@ void PoolingBwdKernel(const OpContext&, const OpAttrs& attrs, std::span<const ND
   const auto& p = attrs.get<PoolingParam>();
   PoolGeom g = PoolGeomFrom(op, p, in[1].shape());
   const PoolKind kind = GetPoolKind(p);
+  if (kOptimized && kind == PoolKind::kMax && MaxPoolBackwardFast(g, in[0], in[1], in[2], out[0]))
+    return;
   if (kOptimized && onednn::PoolBackward(g, kind, IncludePad(p), in[0], in[1], out[0])) return;
   PoolBackwardRef(op, g, kind, IncludePad(p), p.p_value.value_or(1), in[0], in[1], in[2], out[0]);
 }
