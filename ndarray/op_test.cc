@@ -85,6 +85,23 @@ TEST(Invoke, BroadcastLikeAxes) {
   EXPECT_THROW(nd::broadcast_like(x, like, Shape{3}, Shape{0}), Error);     // out of range
 }
 
+// broadcast_to / broadcast_axis (MXNet 1.9.1: shapes (2, 3), (2, 4), (3, 2, 5) below).
+TEST(Invoke, BroadcastToAndAxis) {
+  NDArray x = NDArray::FromVector(std::vector<float>{1, 2}, Shape{2, 1});
+  NDArray y = nd::broadcast_to(x, Shape{0, 3});
+  ASSERT_EQ(y.shape(), (Shape{2, 3}));
+  EXPECT_EQ(y.ToVector<float>(), (std::vector<float>{1, 1, 1, 2, 2, 2}));
+  EXPECT_EQ(nd::broadcast_axis(x, Shape{1}, Shape{4}).shape(), (Shape{2, 4}));
+  NDArray z = Invoke(OpRegistry::Get("broadcast_axes"),
+                     OpAttrs::Parse(OpRegistry::Get("broadcast_axes"), {{"axis", "(0, 2)"}, {"size", "(3, 5)"}}),
+                     std::vector<NDArray>{NDArray::Full(Shape{1, 2, 1}, 7.0)})[0];
+  EXPECT_EQ(z.shape(), (Shape{3, 2, 5}));
+  EXPECT_EQ(z.ToVector<float>(), std::vector<float>(30, 7.0f));
+  EXPECT_THROW(nd::broadcast_to(x, Shape{2}), Error);        // rank differs
+  EXPECT_THROW(nd::broadcast_to(x, Shape{3, 3}), Error);     // 2 -> 3
+  EXPECT_THROW(nd::broadcast_axis(x, Shape{0}, Shape{4}), Error);  // axis 0 has size 2
+}
+
 TEST(GradBuilder, EagerSecondOrderThroughComposition) {
   // y = x * x; dy/dx = 2x (as elemwise_mul(og, x) twice); check on values.
   const Op& mul = OpRegistry::Get("elemwise_mul");

@@ -216,6 +216,18 @@ void CheckBroadcastable(std::string_view op, const Shape& big, const Shape& smal
              " cannot be broadcast to ", big.ToString());
 }
 
+// Copies in[0] broadcast (size-1 axes, right-aligned) to out[0]'s shape.
+void BroadcastKernel(const OpContext&, const OpAttrs&, std::span<const NDArray> in,
+                     std::span<const NDArray> out) {
+  BroadcastMap m(out[0].shape(), in[0].shape());
+  int64_t n = out[0].size();
+  MX_DTYPE_SWITCH(in[0].dtype(), T, {
+    const T* x = static_cast<const T*>(in[0].data_ptr());
+    T* y = static_cast<T*>(out[0].data_ptr());
+    ParallelFor(n, [&](int64_t i) { y[i] = x[m.SmallIndex(i)]; });
+  });
+}
+
 // broadcast_like's attributes (MXNet's BroadcastLikeParam).
 struct BroadcastLikeParam {
   std::optional<Shape> lhs_axes, rhs_axes;
@@ -270,22 +282,85 @@ MX_REGISTER_OP(broadcast_like)
       (*out)[0] = (*in)[1];
     })
     .set_infer_type([](const OpAttrs&, DTypeVec* in, DTypeVec* out) { (*out)[0] = (*in)[0]; })
-    .set_kernel({DeviceType::kCPU, Backend::kReference},
-                [](const OpContext&, const OpAttrs&, std::span<const NDArray> in,
-                   std::span<const NDArray> out) {
-                  BroadcastMap m(out[0].shape(), in[0].shape());
-                  int64_t n = out[0].size();
-                  MX_DTYPE_SWITCH(in[0].dtype(), T, {
-                    const T* x = static_cast<const T*>(in[0].data_ptr());
-                    T* y = static_cast<T*>(out[0].data_ptr());
-                    ParallelFor(n, [&](int64_t i) { y[i] = x[m.SmallIndex(i)]; });
-                  });
-                })
+    .set_kernel({DeviceType::kCPU, Backend::kReference}, BroadcastKernel)
     .set_gradient(
         [](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
            std::span<const GradValue>, std::span<const GradValue> og) {
           return std::vector<GradValue>{b.SumLike(og[0], in[0]), b.ZerosLike(in[1])};
         },
+        true, false);
+
+// broadcast_to's attributes (MXNet's BroadcastToParam): the target shape, 0 = keep that dim.
+struct BroadcastToParam {
+  Shape shape;
+  template <class D>
+  static void Declare(D& d) {
+    d.field("shape", &BroadcastToParam::shape)
+        .describe("The target shape (same rank as the input); 0 keeps the input's size.");
+  }
+};
+
+MX_REGISTER_OP(broadcast_to)
+    .describe("Broadcasts size-1 axes of the input to `shape` (0 keeps an axis).")
+    .set_params<BroadcastToParam>()
+    .set_infer_shape([](const OpAttrs& attrs, ShapeVec* in, ShapeVec* out) {
+      const Shape& want = attrs.get<BroadcastToParam>().shape;
+      const Shape& x = (*in)[0];
+      if (!x.ndim_known()) return;
+      MX_REQUIRE(x.ndim() == want.ndim(), absl::StatusCode::kInvalidArgument, "broadcast_to: input of shape ",
+                 x.ToString(), " and shape=", want.ToString(), " must have the same rank");
+      Shape o = want;
+      for (int i = 0; i < o.ndim(); ++i) {
+        if (o[i] == 0) o[i] = x[i];
+        MX_REQUIRE(x[i] < 0 || x[i] == 1 || x[i] == o[i], absl::StatusCode::kInvalidArgument,
+                   "broadcast_to: axis ", i, " of the input ", x.ToString(), " (size ", x[i],
+                   ") cannot be broadcast to ", want.ToString());
+      }
+      (*out)[0] = o;
+    })
+    .set_kernel({DeviceType::kCPU, Backend::kReference}, BroadcastKernel)
+    .set_gradient(
+        [](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in, std::span<const GradValue>,
+           std::span<const GradValue> og) { return std::vector<GradValue>{b.SumLike(og[0], in[0])}; },
+        true, false);
+
+// broadcast_axis's attributes (MXNet's BroadcastAxesParam).
+struct BroadcastAxesParam {
+  Shape axis, size;
+  template <class D>
+  static void Declare(D& d) {
+    d.field("axis", &BroadcastAxesParam::axis).describe("The axes to broadcast (each of size 1).");
+    d.field("size", &BroadcastAxesParam::size).describe("The target size of each axis.");
+  }
+};
+
+MX_REGISTER_OP(broadcast_axis)
+    .describe("Broadcasts the size-1 axes `axis` to sizes `size`.")
+    .add_alias("broadcast_axes")
+    .set_params<BroadcastAxesParam>()
+    .set_infer_shape([](const OpAttrs& attrs, ShapeVec* in, ShapeVec* out) {
+      const auto& p = attrs.get<BroadcastAxesParam>();
+      const Shape& x = (*in)[0];
+      if (!x.ndim_known()) return;
+      MX_REQUIRE(p.axis.ndim() == p.size.ndim(), absl::StatusCode::kInvalidArgument, "broadcast_axis: axis ",
+                 p.axis.ToString(), " and size ", p.size.ToString(), " must have the same length");
+      Shape o = x;
+      for (int i = 0; i < p.axis.ndim(); ++i) {
+        int64_t a = p.axis[i] < 0 ? p.axis[i] + x.ndim() : p.axis[i];
+        MX_REQUIRE(a >= 0 && a < x.ndim(), absl::StatusCode::kInvalidArgument, "broadcast_axis: axis ",
+                   p.axis[i], " is out of range for an input of shape ", x.ToString());
+        MX_REQUIRE(x[a] < 0 || x[a] == 1, absl::StatusCode::kInvalidArgument, "broadcast_axis: axis ", a,
+                   " of the input ", x.ToString(), " must have size 1, got ", x[a]);
+        MX_REQUIRE(p.size[i] >= 1, absl::StatusCode::kInvalidArgument, "broadcast_axis: size ", p.size[i],
+                   " must be positive");
+        o[a] = p.size[i];
+      }
+      (*out)[0] = o;
+    })
+    .set_kernel({DeviceType::kCPU, Backend::kReference}, BroadcastKernel)
+    .set_gradient(
+        [](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in, std::span<const GradValue>,
+           std::span<const GradValue> og) { return std::vector<GradValue>{b.SumLike(og[0], in[0])}; },
         true, false);
 
 MX_REGISTER_OP(_reduce_sum_like)
@@ -345,6 +420,14 @@ NDArray rminus_scalar(const NDArray& x, double s) {
 NDArray mul_scalar(const NDArray& x, double s) { return ScalarCall(MX_ND_OP(_mul_scalar), x, s); }
 NDArray div_scalar(const NDArray& x, double s) { return ScalarCall(MX_ND_OP(_div_scalar), x, s); }
 NDArray rdiv_scalar(const NDArray& x, double s) { return ScalarCall(MX_ND_OP(_rdiv_scalar), x, s); }
+NDArray broadcast_to(const NDArray& x, const Shape& shape) {
+  const Op& op = MX_ND_OP(broadcast_to);
+  return Call(op, OpAttrs::Parse(op, {{"shape", shape.ToString()}}), {x})[0];
+}
+NDArray broadcast_axis(const NDArray& x, const Shape& axis, const Shape& size) {
+  const Op& op = MX_ND_OP(broadcast_axis);
+  return Call(op, OpAttrs::Parse(op, {{"axis", axis.ToString()}, {"size", size.ToString()}}), {x})[0];
+}
 NDArray broadcast_like(const NDArray& lhs, const NDArray& rhs, const Shape& lhs_axes, const Shape& rhs_axes) {
   const Op& op = MX_ND_OP(broadcast_like);
   return Call(op, OpAttrs::Parse(op, {{"lhs_axes", lhs_axes.ToString()}, {"rhs_axes", rhs_axes.ToString()}}),

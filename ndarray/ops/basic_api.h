@@ -70,5 +70,11 @@ inline NDArray broadcast_like(const NDArray& lhs, const NDArray& rhs) {
 // pairwise; negative axes count from the end. Output: lhs's shape with those sizes replaced.
 // Errors: lengths differ, an axis out of range, a non-1 lhs size that differs.
 NDArray broadcast_like(const NDArray& lhs, const NDArray& rhs, const Shape& lhs_axes, const Shape& rhs_axes);
+// Broadcasts x's size-1 axes to `shape` (same rank; 0 keeps x's size) (mx.nd.broadcast_to).
+// Errors: rank differs, a non-1 size that differs.
+NDArray broadcast_to(const NDArray& x, const Shape& shape);
+// Broadcasts x's size-1 axes `axis` (negative counts from the end) to sizes `size`
+// (mx.nd.broadcast_axis / broadcast_axes). Errors: lengths differ, an axis out of range or not 1.
+NDArray broadcast_axis(const NDArray& x, const Shape& axis, const Shape& size);
 
 }  // namespace mxnet::nd

@@ -34,6 +34,10 @@ MX_OP_TEST_CASE({.op = "broadcast_like",
                  .shapes = {{2, 1}, {5, 7}},
                  .grad_inputs = {0},
                  .label = "(negative axis)"});
+MX_OP_TEST_CASE({.op = "broadcast_to", .attrs = {{"shape", "(2, 0, 4)"}}, .shapes = {{1, 3, 1}}});
+MX_OP_TEST_CASE({.op = "broadcast_axis",
+                 .attrs = {{"axis", "(0, -1)"}, {"size", "(2, 3)"}},
+                 .shapes = {{1, 4, 1}}});
 MX_OP_TEST_CASE({.op = "_reduce_sum_like", .shapes = {{2, 3, 4}, {3, 1}}, .grad_inputs = {0}});
 
 }  // namespace
