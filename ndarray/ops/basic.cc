@@ -290,6 +290,12 @@ MX_REGISTER_OP(broadcast_like)
         },
         true, false);
 
+// Gradient of broadcast_to / broadcast_axis: the output gradient summed back to the input's shape.
+std::vector<GradValue> BroadcastGradient(GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
+                                         std::span<const GradValue>, std::span<const GradValue> og) {
+  return {b.SumLike(og[0], in[0])};
+}
+
 // broadcast_to's attributes (MXNet's BroadcastToParam): the target shape, 0 = keep that dim.
 struct BroadcastToParam {
   Shape shape;
@@ -319,10 +325,7 @@ MX_REGISTER_OP(broadcast_to)
       (*out)[0] = o;
     })
     .set_kernel({DeviceType::kCPU, Backend::kReference}, BroadcastKernel)
-    .set_gradient(
-        [](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in, std::span<const GradValue>,
-           std::span<const GradValue> og) { return std::vector<GradValue>{b.SumLike(og[0], in[0])}; },
-        true, false);
+    .set_gradient(BroadcastGradient, true, false);
 
 // broadcast_axis's attributes (MXNet's BroadcastAxesParam).
 struct BroadcastAxesParam {
@@ -358,10 +361,7 @@ MX_REGISTER_OP(broadcast_axis)
       (*out)[0] = o;
     })
     .set_kernel({DeviceType::kCPU, Backend::kReference}, BroadcastKernel)
-    .set_gradient(
-        [](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in, std::span<const GradValue>,
-           std::span<const GradValue> og) { return std::vector<GradValue>{b.SumLike(og[0], in[0])}; },
-        true, false);
+    .set_gradient(BroadcastGradient, true, false);
 
 MX_REGISTER_OP(_reduce_sum_like)
     .describe(
