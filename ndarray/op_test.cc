@@ -1,5 +1,7 @@
 #include "ndarray/op.h"
 
+#include <cmath>
+#include <random>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -100,6 +102,61 @@ TEST(Invoke, BroadcastToAndAxis) {
   EXPECT_THROW(nd::broadcast_to(x, Shape{2}), Error);        // rank differs
   EXPECT_THROW(nd::broadcast_to(x, Shape{3, 3}), Error);     // 2 -> 3
   EXPECT_THROW(nd::broadcast_axis(x, Shape{0}, Shape{4}), Error);  // axis 0 has size 2
+}
+
+// _reduce_sum_like on random shapes (rank 0-4, size-1 and dropped leading axes, sizes large
+// enough for the parallel paths) vs a naive sum written from the definition.
+TEST(Invoke, ReduceSumLikeMatchesNaiveSum) {
+  const Op& op = OpRegistry::Get("_reduce_sum_like");
+  std::mt19937 rng(7);
+  auto naive = [](const NDArray& x, const Shape& small) {
+    const Shape& big = x.shape();
+    std::vector<double> v = x.ToVector<double>(), out(small.Size(), 0.0);
+    int off = big.ndim() - small.ndim();
+    for (int64_t i = 0; i < big.Size(); ++i) {
+      int64_t rem = i, o = 0, stride = 1;
+      for (int d = big.ndim() - 1; d >= 0; --d) {
+        int64_t c = rem % big[d];
+        rem /= big[d];
+        if (d >= off) {
+          if (small[d - off] != 1) o += c * stride;
+          stride *= small[d - off];
+        }
+      }
+      out[o] += v[i];
+    }
+    return out;
+  };
+  using Dims = std::vector<int64_t>;
+  std::vector<std::pair<Dims, Dims>> cases = {
+      {{64, 16, 28, 28}, {16, 1, 1}}, {{128, 700}, {700}}, {{300001}, {1}},
+      {{40, 3, 2000}, {40, 1, 2000}}, {{5, 7}, {5, 7}},    {{0, 3}, {1, 3}},
+      {{2, 3, 4}, {}},                {{3, 1, 4}, {1, 1, 4}}};
+  for (int t = 0; t < 60; ++t) {
+    int nd = static_cast<int>(rng() % 5);
+    Dims b, s;
+    for (int d = 0; d < nd; ++d) b.push_back(1 + rng() % 5);
+    int drop = nd == 0 ? 0 : static_cast<int>(rng() % (nd + 1));
+    for (int d = drop; d < nd; ++d) s.push_back(rng() % 2 ? b[d] : 1);
+    cases.push_back({b, s});
+  }
+  for (DType dt : {DType::kFloat64, DType::kFloat32, DType::kInt32}) {
+    for (const auto& [bd, sd] : cases) {
+      Shape big(bd), small(sd);
+      std::vector<double> xv = testing::RandomArray(big, -8, 8, 3, DType::kFloat64).ToVector<double>();
+      if (dt == DType::kInt32)
+        for (double& e : xv) e = std::round(e);
+      NDArray x = NDArray::FromVector(xv, big, cpu(), dt);
+      NDArray like = NDArray::Full(small, 0.0, cpu(), dt);
+      NDArray y = Invoke(op, OpAttrs::Parse(op, {}), std::vector<NDArray>{x, like})[0];
+      ASSERT_EQ(y.shape(), small);
+      ASSERT_EQ(y.dtype(), dt);
+      std::vector<double> want = naive(x, small), got = y.ToVector<double>();
+      for (size_t i = 0; i < want.size(); ++i)
+        ASSERT_NEAR(got[i], want[i], dt == DType::kFloat32 ? 1e-5 * (1 + std::abs(want[i])) : 1e-9)
+            << big.ToString() << " -> " << small.ToString() << " at " << i;
+    }
+  }
 }
 
 TEST(GradBuilder, EagerSecondOrderThroughComposition) {

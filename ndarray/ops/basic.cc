@@ -363,6 +363,138 @@ MX_REGISTER_OP(broadcast_axis)
     .set_kernel({DeviceType::kCPU, Backend::kReference}, BroadcastKernel)
     .set_gradient(BroadcastGradient, true, false);
 
+// ---- _reduce_sum_like kernel ----
+// The input's axes, right-aligned with the output's and with size-1 axes dropped, are merged into
+// runs that are all summed (R) or all kept (K); e.g. (N, C, H, W) -> (C, 1, 1) is [R N, K C, R HW].
+// Sums accumulate in double (floats) or AccType (integers), in 4 interleaved partial sums.
+struct SumLikeDims {
+  std::vector<int64_t> size;
+  std::vector<bool> reduced;
+};
+
+SumLikeDims CollapseSumLike(const Shape& big, const Shape& small) {
+  SumLikeDims d;
+  int nb = big.ndim(), off = nb - small.ndim();
+  for (int i = 0; i < nb; ++i) {
+    if (big[i] == 1) continue;
+    bool r = i < off || small[i - off] == 1;
+    if (!d.size.empty() && d.reduced.back() == r) {
+      d.size.back() *= big[i];
+    } else {
+      d.size.push_back(big[i]);
+      d.reduced.push_back(r);
+    }
+  }
+  return d;
+}
+
+// Input offsets of every combination of the reduced runs among dims [0, end) (row-major order),
+// and of every combination of the kept runs among them.
+void RunOffsets(const SumLikeDims& d, size_t end, bool reduced, std::vector<int64_t>* offs) {
+  std::vector<int64_t> stride(d.size.size());
+  int64_t s = 1;
+  for (size_t i = d.size.size(); i-- > 0;) {
+    stride[i] = s;
+    s *= d.size[i];
+  }
+  offs->assign(1, 0);
+  for (size_t i = 0; i < end; ++i) {
+    if (d.reduced[i] != reduced) continue;
+    std::vector<int64_t> next;
+    next.reserve(offs->size() * d.size[i]);
+    for (int64_t o : *offs)
+      for (int64_t j = 0; j < d.size[i]; ++j) next.push_back(o + j * stride[i]);
+    offs->swap(next);
+  }
+}
+
+template <typename T>
+void SumLikeTyped(const T* x, T* y, const Shape& big, const Shape& small) {
+  using A = std::conditional_t<std::is_floating_point_v<AccType<T>>, double, AccType<T>>;
+  auto load = [](T v) { return static_cast<A>(static_cast<AccType<T>>(v)); };
+  auto store = [](A v) { return static_cast<T>(static_cast<AccType<T>>(v)); };
+  const int64_t n = big.Size(), k = small.Size();
+  SumLikeDims d = CollapseSumLike(big, small);
+  bool any_reduced = false;
+  for (bool r : d.reduced) any_reduced |= r;
+  if (!any_reduced) {  // same size: a copy
+    ParallelForRange(n, 1 << 16, [&](int64_t b, int64_t e) {
+      std::copy(x + b, x + e, y + b);
+    });
+    return;
+  }
+  const size_t m = d.size.size();
+  if (k == 1) {  // sum of everything: per-chunk partial sums, combined in chunk order
+    int chunks = static_cast<int>(std::clamp<int64_t>(n / (1 << 15), 1, GetNumThreads()));
+    std::vector<A> part(chunks, A(0));
+#pragma omp parallel for num_threads(chunks) schedule(static) if (chunks > 1)
+    for (int c = 0; c < chunks; ++c) {
+      A a[4] = {A(0), A(0), A(0), A(0)};
+      int64_t i = n * c / chunks;
+      const int64_t e = n * (c + 1) / chunks;
+      for (; i + 4 <= e; i += 4)
+        for (int u = 0; u < 4; ++u) a[u] += load(x[i + u]);
+      for (; i < e; ++i) a[0] += load(x[i]);
+      part[c] = (a[0] + a[1]) + (a[2] + a[3]);
+    }
+    A total(0);
+    for (A p : part) total += p;
+    y[0] = store(total);
+    return;
+  }
+  std::vector<int64_t> red, kept;
+  if (d.reduced.back()) {
+    // [..., R inner]: each output sums contiguous rows of `inner` over the other reduced runs.
+    const int64_t inner = d.size.back();
+    RunOffsets(d, m - 1, true, &red);
+    RunOffsets(d, m - 1, false, &kept);  // one per output, in output order
+    int64_t work = std::max<int64_t>(1, n / k);
+    ParallelForRange(k, std::max<int64_t>(1, (1 << 14) / work), [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) {
+        A a[4] = {A(0), A(0), A(0), A(0)};  // independent chains: 4 adds in flight
+        for (int64_t r : red) {
+          const T* p = x + kept[o] + r;
+          int64_t j = 0;
+          for (; j + 4 <= inner; j += 4)
+            for (int u = 0; u < 4; ++u) a[u] += load(p[j + u]);
+          for (; j < inner; ++j) a[0] += load(p[j]);
+        }
+        y[o] = store((a[0] + a[1]) + (a[2] + a[3]));
+      }
+    });
+    return;
+  }
+  // [..., K inner]: each output row of `inner` accumulates the input rows over all reduced runs.
+  const int64_t inner = d.size.back();
+  RunOffsets(d, m - 1, true, &red);
+  RunOffsets(d, m - 1, false, &kept);  // one per output row
+  const int64_t rows = static_cast<int64_t>(kept.size());
+  constexpr int64_t kBlock = 512;
+  const int64_t blocks = (inner + kBlock - 1) / kBlock;
+  int64_t work = std::max<int64_t>(1, static_cast<int64_t>(red.size()) * std::min(inner, kBlock));
+  ParallelForRange(rows * blocks, std::max<int64_t>(1, (1 << 14) / work), [&](int64_t b, int64_t e) {
+    A acc[kBlock];
+    for (int64_t t = b; t < e; ++t) {
+      int64_t row = t / blocks, j0 = (t % blocks) * kBlock, len = std::min(kBlock, inner - j0);
+      std::fill(acc, acc + len, A(0));
+      for (int64_t r : red) {
+        const T* p = x + kept[row] + r + j0;
+        for (int64_t j = 0; j < len; ++j) acc[j] += load(p[j]);
+      }
+      T* q = y + row * inner + j0;
+      for (int64_t j = 0; j < len; ++j) q[j] = store(acc[j]);
+    }
+  });
+}
+
+void ReduceSumLikeKernel(const OpContext&, const OpAttrs&, std::span<const NDArray> in,
+                         std::span<const NDArray> out) {
+  MX_NUMERIC_TYPE_SWITCH(in[0].dtype(), T, "_reduce_sum_like", {
+    SumLikeTyped<T>(static_cast<const T*>(in[0].data_ptr()), static_cast<T*>(out[0].data_ptr()),
+                    in[0].shape(), out[0].shape());
+  });
+}
+
 MX_REGISTER_OP(_reduce_sum_like)
     .describe(
         "Sums data over the axes along which `like` would be broadcast to data's shape, "
@@ -375,22 +507,7 @@ MX_REGISTER_OP(_reduce_sum_like)
       (*out)[0] = (*in)[1];
     })
     .set_infer_type([](const OpAttrs&, DTypeVec* in, DTypeVec* out) { (*out)[0] = (*in)[0]; })
-    .set_kernel(
-        {DeviceType::kCPU, Backend::kReference},
-        [](const OpContext&, const OpAttrs&, std::span<const NDArray> in,
-           std::span<const NDArray> out) {
-          BroadcastMap m(in[0].shape(), out[0].shape());
-          int64_t n = in[0].size(), k = out[0].size();
-          MX_NUMERIC_TYPE_SWITCH(in[0].dtype(), T, "_reduce_sum_like", {
-            using A = std::conditional_t<std::is_floating_point_v<AccType<T>>, double, AccType<T>>;
-            std::vector<A> acc(k, A(0));
-            const T* x = static_cast<const T*>(in[0].data_ptr());
-            for (int64_t i = 0; i < n; ++i)
-              acc[m.SmallIndex(i)] += static_cast<A>(static_cast<AccType<T>>(x[i]));
-            T* y = static_cast<T*>(out[0].data_ptr());
-            for (int64_t i = 0; i < k; ++i) y[i] = static_cast<T>(static_cast<AccType<T>>(acc[i]));
-          });
-        })
+    .set_kernel({DeviceType::kCPU, Backend::kReference}, ReduceSumLikeKernel)
     .set_gradient(
         [](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
            std::span<const GradValue>, std::span<const GradValue> og) {

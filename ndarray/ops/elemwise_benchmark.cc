@@ -97,6 +97,23 @@ const std::vector<Spec>& Specs() {
   return 0;
 }();
 
+// _reduce_sum_like (the un-broadcasting in broadcast ops' gradients; reference kernel only):
+// same shape, a conv bias gradient, an FC bias gradient, a column sum and a full sum.
+[[maybe_unused]] const int kSumLike = [] {
+  static const std::vector<Spec> specs = {
+      {"sum_like/same_shape", "_reduce_sum_like", {}, {{128, 16, 28, 28}, {128, 16, 28, 28}}},
+      {"sum_like/nchw_to_c11", "_reduce_sum_like", {}, {{128, 16, 28, 28}, {16, 1, 1}}},
+      {"sum_like/rows_to_row", "_reduce_sum_like", {}, {{1024, 1024}, {1024}}},
+      {"sum_like/cols_to_col", "_reduce_sum_like", {}, {{1024, 1024}, {1024, 1}}},
+      {"sum_like/all", "_reduce_sum_like", {}, {{1024, 1024}, {1}}},
+  };
+  for (const Spec& s : specs)
+    benchmark::RegisterBenchmark(("BM_Elemwise/" + s.label + "/reference").c_str(),
+                                 [&s](benchmark::State& st) { RunKernel(st, s, Backend::kReference); })
+        ->UseRealTime();
+  return 0;
+}();
+
 // The optimized kernels' own parallel SIMD loop for the ops that use oneDNN on float32 (to show
 // what oneDNN's JIT eltwise adds).
 template <typename Fn>
