@@ -9,6 +9,7 @@
 #include "ndarray/ops/conv_api.h"
 #include "ndarray/ops/elemwise_api.h"
 #include "ndarray/ops/nn_api.h"
+#include "ndarray/ops/nn_extra_api.h"
 #include "ndarray/ops/optim_api.h"
 #include "ndarray/ops/reduce_api.h"
 #include "ndarray/ops/shape_api.h"
