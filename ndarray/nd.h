@@ -11,5 +11,7 @@
 #include "ndarray/ops/nn_api.h"
 #include "ndarray/ops/nn_extra_api.h"
 #include "ndarray/ops/optim_api.h"
+#include "ndarray/ops/optim_multi_api.h"
 #include "ndarray/ops/reduce_api.h"
 #include "ndarray/ops/shape_api.h"
+#include "ndarray/ops/shape_misc_api.h"

@@ -3,7 +3,10 @@
 // _reduce_sum_like. Semantics follow MXNet 1.9's elemwise_* and *_scalar operators.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <optional>
+#include <type_traits>
 
 #include "ndarray/grad.h"
 #include "ndarray/ops/basic_api.h"
@@ -144,39 +147,134 @@ MX_REGISTER_OP(ones_like)
         true, false);
 
 // ---- scalar arithmetic ----
-template <typename F>
-FCompute ScalarKernel(const char* name, F f) {
-  return [name, f](const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
-                   std::span<const NDArray> out) {
-    double s = attrs.get<ScalarParam>().scalar;
-    MX_NUMERIC_TYPE_SWITCH(in[0].dtype(), T, name, {
-      using A = AccType<T>;
-      A sv = static_cast<A>(s);
-      MapUnary(name, in[0], out[0], [&](auto x) { return f(static_cast<A>(x), sv); });
-    });
-  };
+// MXNet 1.9.1 (src/operator/tensor/elemwise_binary_scalar_op.h, mshadow_op.h):
+//  - output dtype by ScalarOutType (bool -> int64, or float64 with is_int=False; an integer
+//    input with is_int=False -> float64), the input converted to it first;
+//  - the scalar is converted to the output element type before the op (DType(scalar)): an int32
+//    array times 2.5 is the array times 2, a float16 array plus 0.3 adds float16(0.3);
+//  - integer arithmetic wraps; integer x / 0 is 0 here (MXNet raises SIGFPE there);
+//  - _rdiv_scalar on integers divides in float32 (mshadow's math::id) and converts back as x86
+//    does: 2 / 0 = inf gives INT32_MIN for int32, INT64_MIN for int64, 0 for int8/uint8.
+enum class SOp { kPlus, kMinus, kRMinus, kMul, kDiv, kRDiv };
+
+// Integer wrap of an int64 value into T.
+template <typename T>
+T WrapInt(uint64_t v) {
+  return static_cast<T>(v);
 }
 
-#define MX_SCALAR_OP(NAME, EXPR, GRAD)                                                      \
+// DType(scalar) for an integer T: truncation toward zero; out of the int64 range (or NaN)
+// gives INT64_MIN wrapped to T (x86's cvttsd2si).
+template <typename T>
+T ScalarToInt(double s) {
+  if (!(s > -9.2233720368547758e18 && s < 9.2233720368547758e18))
+    return WrapInt<T>(static_cast<uint64_t>(std::numeric_limits<int64_t>::min()));
+  return WrapInt<T>(static_cast<uint64_t>(static_cast<int64_t>(s)));
+}
+
+// float -> integer T as GCC compiles it on x86-64: 8-byte (and uint32) targets convert through
+// int64, smaller ones through int32; NaN or out of range gives that conversion's minimum value,
+// truncated to T.
+template <typename T>
+T FloatToInt(float v) {
+  if constexpr (sizeof(T) == 8 || std::is_same_v<T, uint32_t>) {
+    if (!(v >= -9.2233720368547758e18f && v < 9.2233720368547758e18f))
+      return WrapInt<T>(static_cast<uint64_t>(std::numeric_limits<int64_t>::min()));
+    return WrapInt<T>(static_cast<uint64_t>(static_cast<int64_t>(v)));
+  } else {
+    if (!(v >= -2147483648.0f && v < 2147483648.0f))
+      return WrapInt<T>(static_cast<uint64_t>(static_cast<int64_t>(INT32_MIN)));
+    return WrapInt<T>(static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(v))));
+  }
+}
+
+template <SOp K, typename T>
+T IntScalarOp(T x, T s) {
+  const uint64_t ux = static_cast<uint64_t>(x), us = static_cast<uint64_t>(s);
+  if constexpr (K == SOp::kPlus) return WrapInt<T>(ux + us);
+  if constexpr (K == SOp::kMinus) return WrapInt<T>(ux - us);
+  if constexpr (K == SOp::kRMinus) return WrapInt<T>(us - ux);
+  if constexpr (K == SOp::kMul) return WrapInt<T>(ux * us);
+  if constexpr (K == SOp::kDiv) {
+    if (s == 0) return 0;
+    if constexpr (std::is_signed_v<T>)
+      if (s == T(-1)) return WrapInt<T>(uint64_t{0} - ux);
+    return static_cast<T>(x / s);
+  }
+  if constexpr (K == SOp::kRDiv)
+    return FloatToInt<T>(static_cast<float>(s) / static_cast<float>(x));
+}
+
+template <SOp K, typename A>
+A FloatScalarOp(A x, A s) {
+  if constexpr (K == SOp::kPlus) return x + s;
+  if constexpr (K == SOp::kMinus) return x - s;
+  if constexpr (K == SOp::kRMinus) return s - x;
+  if constexpr (K == SOp::kMul) return x * s;
+  if constexpr (K == SOp::kDiv) return x / s;
+  if constexpr (K == SOp::kRDiv) return s / x;
+}
+
+// y[i] = op(x[i], s) with x converted to the output type T first.
+template <SOp K, typename Tin, typename T>
+void ScalarLoop(const NDArray& in, const NDArray& out, double s) {
+  const Tin* x = static_cast<const Tin*>(in.data_ptr());
+  T* y = static_cast<T*>(out.data_ptr());
+  if constexpr (std::is_integral_v<T>) {
+    const T sv = ScalarToInt<T>(s);
+    ParallelForRange(in.size(), 32768, [=](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) y[i] = IntScalarOp<K, T>(static_cast<T>(x[i]), sv);
+    });
+  } else {
+    using A = AccType<T>;
+    const A sv = static_cast<A>(static_cast<T>(s));  // DType(scalar), e.g. float16(0.3)
+    ParallelForRange(in.size(), 32768, [=](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i)
+        y[i] = static_cast<T>(FloatScalarOp<K, A>(static_cast<A>(x[i]), sv));
+    });
+  }
+}
+
+template <SOp K>
+void ScalarKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
+                  std::span<const NDArray> out) {
+  const double s = attrs.get<ScalarParam>().scalar;
+  const std::string_view name = attrs.op() ? std::string_view(attrs.op()->name) : "scalar op";
+  const DType ti = in[0].dtype(), to = out[0].dtype();
+  if (ti == to) {
+    MX_NUMERIC_TYPE_SWITCH(ti, T, name, { ScalarLoop<K, T, T>(in[0], out[0], s); });
+  } else if (to == DType::kInt64 && ti == DType::kBool) {
+    ScalarLoop<K, bool, int64_t>(in[0], out[0], s);
+  } else if (to == DType::kFloat64 && !IsFloatingPoint(ti)) {
+    MX_DTYPE_SWITCH(ti, T, {
+      if constexpr (std::is_integral_v<T>) ScalarLoop<K, T, double>(in[0], out[0], s);
+    });
+  } else {
+    MX_THROW(absl::StatusCode::kInvalidArgument, name, ": unsupported dtypes ", DTypeName(ti),
+             " -> ", DTypeName(to));
+  }
+}
+
+#define MX_SCALAR_OP(NAME, KIND, DOC, GRAD)                                                 \
   MX_REGISTER_OP(NAME)                                                                      \
-      .describe("Elementwise arithmetic with a scalar.")                                    \
+      .describe(DOC)                                                                        \
       .set_params<ScalarParam>()                                                            \
+      .set_infer_type(ScalarOpType)                                                         \
       .add_inplace(0, 0)                                                                    \
-      .set_kernel({DeviceType::kCPU, Backend::kReference},                                  \
-                  ScalarKernel(#NAME, [](auto x, auto s) { return EXPR; }))                 \
+      .set_kernel({DeviceType::kCPU, Backend::kReference}, ScalarKernel<SOp::KIND>)         \
       .set_gradient([](GradBuilder& b, const OpAttrs& attrs, std::span<const GradValue> in, \
                        std::span<const GradValue> outs, std::span<const GradValue> og) {    \
         [[maybe_unused]] double s = attrs.get<ScalarParam>().scalar;                        \
         return std::vector<GradValue>{GRAD};                                                \
       })
 
-MX_SCALAR_OP(_plus_scalar, x + s, og[0]).add_alias("_PlusScalar");
-MX_SCALAR_OP(_minus_scalar, x - s, og[0]).add_alias("_MinusScalar");
-MX_SCALAR_OP(_rminus_scalar, s - x, b.Neg(og[0])).add_alias("_RMinusScalar");
-MX_SCALAR_OP(_mul_scalar, x* s, b.MulScalar(og[0], s)).add_alias("_MulScalar");
-MX_SCALAR_OP(_div_scalar, x / s, b.MulScalar(og[0], 1.0 / s)).add_alias("_DivScalar");
+MX_SCALAR_OP(_plus_scalar, kPlus, "x + scalar.", og[0]).add_alias("_PlusScalar");
+MX_SCALAR_OP(_minus_scalar, kMinus, "x - scalar.", og[0]).add_alias("_MinusScalar");
+MX_SCALAR_OP(_rminus_scalar, kRMinus, "scalar - x.", b.Neg(og[0])).add_alias("_RMinusScalar");
+MX_SCALAR_OP(_mul_scalar, kMul, "x * scalar.", b.MulScalar(og[0], s)).add_alias("_MulScalar");
+MX_SCALAR_OP(_div_scalar, kDiv, "x / scalar.", b.MulScalar(og[0], 1.0 / s)).add_alias("_DivScalar");
 // d(s / x)/dx = -s / x^2 = -(out / x)
-MX_SCALAR_OP(_rdiv_scalar, s / x, b.Neg(b.Mul(og[0], b.Div(outs[0], in[0]))))
+MX_SCALAR_OP(_rdiv_scalar, kRDiv, "scalar / x.", b.Neg(b.Mul(og[0], b.Div(outs[0], in[0]))))
     .add_alias("_RDivScalar");
 
 // ---- broadcast_like / _reduce_sum_like (NumPy broadcasting, aligned at the last axis) ----
@@ -517,6 +615,26 @@ MX_REGISTER_OP(_reduce_sum_like)
         true, false);
 
 }  // namespace
+
+int ScalarOutType(int in_type, bool is_int) {
+  if (in_type < 0) return -1;
+  DType t = static_cast<DType>(in_type);
+  if (t == DType::kBool) return DTypeFlag(is_int ? DType::kInt64 : DType::kFloat64);
+  if (!IsFloatingPoint(t) && !is_int) return DTypeFlag(DType::kFloat64);
+  return in_type;
+}
+
+void ScalarOpType(const OpAttrs& attrs, DTypeVec* in, DTypeVec* out) {
+  std::string_view op = attrs.op() ? std::string_view(attrs.op()->name) : "scalar op";
+  bool is_int = attrs.get<ScalarParam>().is_int;
+  if ((*in)[0] >= 0) {
+    MergeType(&(*out)[0], ScalarOutType((*in)[0], is_int), StrCat(op, ": output"));
+  } else if ((*out)[0] >= 0 && IsFloatingPoint(static_cast<DType>((*out)[0])) &&
+             (*out)[0] != DTypeFlag(DType::kFloat64)) {
+    (*in)[0] = (*out)[0];  // float32/16 outputs come only from the same input dtype
+  }
+}
+
 }  // namespace mxnet::ops
 
 namespace mxnet::nd {

@@ -50,4 +50,12 @@ struct ScalarParam {
   }
 };
 
+// Output dtype of MXNet 1.9.1's scalar ops (NumpyBinaryScalarType in
+// src/operator/tensor/elemwise_binary_scalar_op.h): an integer input with is_int=False gives
+// float64; a bool input gives int64 (is_int=True) or float64 (is_int=False); otherwise the input
+// dtype. -1 (unknown) stays -1.
+int ScalarOutType(int in_type, bool is_int);
+// FInferType of the scalar ops (ScalarParam attributes) with that rule.
+void ScalarOpType(const OpAttrs& attrs, DTypeVec* in, DTypeVec* out);
+
 }  // namespace mxnet::ops

@@ -175,24 +175,4 @@ bool HalfToFloat(const uint16_t* x, float* y, size_t n) {
   return true;
 }
 
-// ---- Scalar-op dtypes. ----
-int ScalarOutType(int in_type, bool is_int) {
-  if (in_type < 0) return -1;
-  DType t = static_cast<DType>(in_type);
-  if (t == DType::kBool) return DTypeFlag(is_int ? DType::kInt64 : DType::kFloat64);
-  if (!IsFloatingPoint(t) && !is_int) return DTypeFlag(DType::kFloat64);
-  return in_type;
-}
-
-void ScalarOpType(const OpAttrs& attrs, DTypeVec* in, DTypeVec* out) {
-  std::string_view op = attrs.op() ? std::string_view(attrs.op()->name) : "scalar op";
-  bool is_int = attrs.get<ScalarParam>().is_int;
-  if ((*in)[0] >= 0) {
-    MergeType(&(*out)[0], ScalarOutType((*in)[0], is_int), StrCat(op, ": output"));
-  } else if ((*out)[0] >= 0 && IsFloatingPoint(static_cast<DType>((*out)[0])) &&
-             (*out)[0] != DTypeFlag(DType::kFloat64)) {
-    (*in)[0] = (*out)[0];  // float32/16 outputs come only from the same input dtype
-  }
-}
-
 }  // namespace mxnet::ops::ew

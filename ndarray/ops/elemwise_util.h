@@ -478,8 +478,9 @@ void BroadcastOpt(std::string_view name, const NDArray& a, const NDArray& b, con
 // Output dtype of MXNet 1.9's scalar ops (NumpyBinaryScalarType): integer input with a
 // non-integer scalar (is_int=False) gives float64; bool input gives int64 (is_int) or float64;
 // otherwise the input dtype.
-int ScalarOutType(int in_type, bool is_int);
-void ScalarOpType(const OpAttrs& attrs, DTypeVec* in, DTypeVec* out);
+// (Defined with the basic family's scalar ops, which follow the same rule.)
+using ops::ScalarOpType;
+using ops::ScalarOutType;
 
 // out = Op(x, s) (or Op(s, x) when Rev) with the scalar in the output element type; when the
 // output dtype differs from the input's (see ScalarOutType) the input is converted first.

@@ -217,6 +217,36 @@ json DumpOps(const json& doc) {
 // ---------------------------------------------------------------------------------------------
 // optim: the fused update ops, called with out=weight like MXNet's optimizers (three steps).
 
+// A "multi" case (multi-tensor ops, gen_optim_refs.py gen_multi_ops): all inputs in op order;
+// each step puts fresh gradients at grad_index, writes the outputs into the inputs at out_index
+// (or fresh arrays, initialized from out_init when given) and records output 0 (input 0 for ops
+// without outputs), all outputs and all inputs after the call.
+json RunMultiOptimCase(const Op& op, const json& c, std::vector<NDArray>& in) {
+  const OpAttrs attrs = OpAttrs::Parse(op, Attrs(c["attrs"]));
+  std::vector<int> grad_index = c.value("grad_index", std::vector<int>{});
+  json steps = json::array();
+  for (size_t t = 0; t < c["steps"].size(); ++t) {
+    for (size_t j = 0; j < grad_index.size(); ++j) in[grad_index[j]] = ArrIn(c["grads"][t][j]);
+    std::vector<NDArray> outs;
+    if (c.contains("out_index") && !c["out_index"].is_null()) {
+      for (int i : c["out_index"].get<std::vector<int>>()) outs.push_back(in[i]);
+      InvokeInto(op, attrs, in, outs);
+    } else if (c.contains("out_init")) {
+      for (const auto& j : c["out_init"]) outs.push_back(ArrIn(j));
+      InvokeInto(op, attrs, in, outs);
+    } else {
+      NDArrayVec o = Invoke(op, attrs, in);
+      outs.assign(o.begin(), o.end());
+    }
+    json all = json::array(), a = json::array();
+    for (const auto& x : outs) all.push_back(ArrOut(x));
+    for (const auto& x : in) a.push_back(ArrOut(x));
+    steps.push_back(
+        {{"out", ArrOut(outs.empty() ? in[0] : outs[0])}, {"outputs", all}, {"args", a}});
+  }
+  return steps;
+}
+
 json DumpOptim(const json& doc) {
   json res = json::array();
   for (const auto& c : doc["cases"]) {
@@ -227,6 +257,10 @@ json DumpOptim(const json& doc) {
       std::vector<NDArray> in;
       for (const auto& j : c["inputs"]) in.push_back(ArrIn(j));
       json steps = json::array();
+      if (c.value("multi", false)) {
+        r["steps"] = RunMultiOptimCase(op, c, in);
+        return;
+      }
       if (c.value("single", false)) {
         NDArray w = in[0];
         InvokeInto(op, OpAttrs::Parse(op, Attrs(c["attrs"])), in, std::vector<NDArray>{w});

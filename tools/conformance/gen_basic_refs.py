@@ -36,6 +36,19 @@ def cases():
         cs.append(case(op + " 1.5", op, [rand((2, 3), lo, 2, 720 + i)], {"scalar": 1.5}, grad=True, seed=30 + i))
         cs.append(case(op + " int32 scalar=2.5", op, [make([1, 2, 3, -4], "int32")], {"scalar": 2.5}))
         cs.append(case(op + " float16", op, [make([0.5, 1.5, 3], "float16")], {"scalar": 0.3}))
+        # Output dtype and the scalar's conversion (NumpyBinaryScalarType; DType(scalar)):
+        # integers keep their dtype with the scalar truncated (2.5 -> 2), bool gives int64,
+        # is_int=False gives float64. Zeros in the input exercise _rdiv_scalar's x86 conversion
+        # of inf (2 / 0) to the integer type.
+        for dt, vals in [("uint8", [3, 0, 1, 200]), ("int8", [3, 0, -2, 127]),
+                         ("int32", [7, 0, -3, 2147483647]), ("int64", [5, 0, -6, 2**40])]:
+            cs.append(case(op + " %s scalar=2.5" % dt, op, [make(vals, dt)], {"scalar": 2.5}))
+        cs.append(case(op + " int32 scalar=-1.5", op, [make([7, 1, -3, 4], "int32")], {"scalar": -1.5}))
+        cs.append(case(op + " int32 scalar=2.5 is_int=False", op, [make([7, 1, -3, 4], "int32")],
+                       {"scalar": 2.5, "is_int": False}))
+        cs.append(case(op + " bool scalar=2.5", op, [make([1, 0, 1], "bool")], {"scalar": 2.5}))
+        cs.append(case(op + " bool scalar=2.5 is_int=False", op, [make([1, 0, 1], "bool")],
+                       {"scalar": 2.5, "is_int": False}))
     for i, op in enumerate(["negative", "_copy", "zeros_like", "ones_like"]):
         cs.append(case(op, op, [rand((3, 2), -2, 2, 740 + i)], grad=True, seed=40 + i))
         cs.append(case(op + " int8", op, [make([-128, 0, 5, 127], "int8")]))

@@ -260,6 +260,14 @@ def scalar_cases():
         cs.append(case(op + " int32 scalar=2.5", op, [xi], {"scalar": 2.5}))
         cs.append(case(op + " int32 scalar=2.5 is_int=False", op, [xi], {"scalar": 2.5, "is_int": False}))
         cs.append(case(op + " bool", op, [make([1, 0, 1], "bool")], {"scalar": 2}))
+        # Every integer dtype with a fractional scalar (truncated to 2), bool with a fractional
+        # scalar (int64 output) and with is_int=False (float64 output).
+        for dt, vals in [("uint8", [1, 2, 3, 0, 5, 200]), ("int8", [1, 2, 3, -2, 0, 5]),
+                         ("int64", [1, 2, 3, -2, 0, 5])]:
+            cs.append(case(op + " %s scalar=2.5" % dt, op, [make(vals, dt)], {"scalar": 2.5}))
+        cs.append(case(op + " bool scalar=2.5", op, [make([1, 0, 1], "bool")], {"scalar": 2.5}))
+        cs.append(case(op + " bool scalar=2.5 is_int=False", op, [make([1, 0, 1], "bool")],
+                       {"scalar": 2.5, "is_int": False}))
         cs.append(case(op + " float16", op, [make([1, 2, 3.5], "float16")], {"scalar": 2.5}))
     e = make([float("nan"), 1.0, -1.0, 0.0, 4.0, -4.0, float("inf")])
     for op, s in [("_maximum_scalar", 1.5), ("_maximum_scalar", float("nan")), ("_minimum_scalar", 0.0),

@@ -20,7 +20,9 @@ ops.json cases: op, attrs (MXNet attribute strings; per-step overrides in step_a
 (initial weight and states, in op input order, without the gradient), grad_index (where each
 step's gradient goes), grads (one per step), extra (inputs after the states, e.g. rescale_grad),
 steps: [{"out": weight after the step, "mutated": {"input index": array}}]. The op is called with
-out=weight, as MXNet's optimizers do.
+out=weight, as MXNet's optimizers do. Cases with "multi": true (the multi-tensor ops: multi_*sgd*,
+preloaded_*, multi_sum_sq, multi_lars, all_finite, multi_all_finite, reset_arrays) list all inputs
+in op order; see gen_multi_ops.
 
 optimizers.json cases: name, optimizer, kwargs (Python kwargs; "lr_scheduler" is a scheduler
 spec as in schedulers.json), lr_mult / wd_mult (per-index multipliers, index 0), weight, grads,
@@ -195,7 +197,163 @@ def gen_ops():
                       "attrs": {k: str(v) for k, v in attrs.items()},
                       "inputs": [arr(weight), arr(g), arr(one(r1)), arr(one(r2))],
                       "single": True, "steps": [{"out": arr(out), "mutated": {}}]})
+    gen_multi_ops(cases, rng)
     write("ndarray/ops/testdata/optim/ops.json", {"cases": cases})
+
+
+def gen_multi_ops(cases, rng):
+    """ftml_update (the three-step format above) and the multi-tensor ops ("multi": true).
+
+    multi cases: inputs are all of the op's inputs in op order (initial values); grad_index the
+    positions that take a fresh gradient each step (grads[t] one array per position; absent for
+    one-step ops); out_index the input positions the outputs are written to (out = those inputs,
+    as MXNet's optimizers call the multi SGD ops) or null for fresh outputs (out_init: their
+    initial values, for all_finite's init_output=False); steps[t]: out (output 0, or input 0
+    after the call for reset_arrays, which has no outputs), outputs (all), mutated (every input
+    except the gradients, after the call).
+    """
+    shape = (2, 3)
+
+    def u(lo=-1.0, hi=1.0, dtype="float32", shp=shape):
+        return rng.uniform(lo, hi, size=shp).astype(dtype)
+
+    # ---- ftml_update: d, v, z start at zero; t = 1, 2, 3 ----
+    z = lambda dt="float32": np.zeros(shape, dtype=dt)  # noqa: E731
+    for name, attrs, dtype in [
+            ("ftml", {"lr": 0.1, "beta1": 0.6, "beta2": 0.999, "wd": 0.01, "rescale_grad": 0.5},
+             "float32"),
+            ("ftml_clip", {"lr": 0.05, "epsilon": 1e-6, "wd": 0.1, "rescale_grad": 2.0,
+                           "clip_grad": 0.5}, "float32"),
+            ("ftml_f64", {"lr": 0.1, "wd": 0.01}, "float64")]:
+        weight = u(dtype=dtype)
+        grads = [u(dtype=dtype) for _ in range(3)]
+        w = mx.nd.array(weight, dtype=dtype)
+        st = [mx.nd.zeros(shape, dtype=dtype) for _ in range(3)]
+        steps = []
+        for t in range(3):
+            mx.nd.ftml_update(w, mx.nd.array(grads[t], dtype=dtype), *st, out=w, t=t + 1, **attrs)
+            steps.append({"out": arr(w), "mutated": {str(2 + i): arr(x) for i, x in enumerate(st)}})
+        cases.append({"name": name, "op": "ftml_update",
+                      "attrs": {k: str(v) for k, v in attrs.items()},
+                      "step_attrs": [{"t": str(t + 1)} for t in range(3)],
+                      "inputs": [arr(weight)] + [arr(z(dtype))] * 3,
+                      "grads": [arr(g) for g in grads], "extra": [], "steps": steps})
+
+    def multi(name, op, attrs, inputs, grad_index=(), out_index=None, n_steps=1, out_init=None):
+        """inputs: numpy arrays in op order; fresh gradients at grad_index for each step."""
+        fn = getattr(mx.nd, op, None) or getattr(mx.nd._internal, op)
+        nd_in = [mx.nd.array(x, dtype=x.dtype) for x in inputs]
+        grads = [[u(dtype=inputs[i].dtype, shp=inputs[i].shape) for i in grad_index]
+                 for _ in range(n_steps)]
+        steps = []
+        for t in range(n_steps):
+            for i, g in zip(grad_index, grads[t]):
+                nd_in[i] = mx.nd.array(g, dtype=g.dtype)
+            kw = {k: v for k, v in attrs.items()}
+            if out_index is not None:
+                outs = [nd_in[i] for i in out_index]
+                fn(*nd_in, out=outs if len(outs) > 1 else outs[0], **kw)
+            elif out_init is not None:
+                outs = [mx.nd.array(x, dtype=x.dtype) for x in out_init]
+                fn(*nd_in, out=outs[0], **kw)
+            else:
+                r = fn(*nd_in, **kw)
+                outs = list(r) if isinstance(r, (list, tuple)) else ([r] if r is not None else [])
+            mx.nd.waitall()
+            steps.append({"out": arr(outs[0] if outs else nd_in[0]),
+                          "outputs": [arr(o) for o in outs],
+                          "mutated": {str(i): arr(x) for i, x in enumerate(nd_in)
+                                      if i not in grad_index}})
+        c = {"name": name, "op": op, "multi": True, "attrs": {k: str(v) for k, v in attrs.items()},
+             "inputs": [arr(x) for x in inputs], "grad_index": list(grad_index),
+             "out_index": list(out_index) if out_index is not None else None, "steps": steps}
+        if n_steps > 1 or grad_index:
+            c["grads"] = [[arr(g) for g in gs] for gs in grads]
+        if out_init is not None:
+            c["out_init"] = [arr(x) for x in out_init]
+        cases.append(c)
+
+    shapes = [(2, 3), (4,), (1, 2, 2)]
+
+    def groups(n_mom, mp, dtype="float32", shp=shapes):
+        ins, grad_index, out_index = [], [], []
+        for s in shp:
+            w = u(dtype=dtype, shp=s)
+            out_index.append(len(ins))
+            ins.append(w)
+            grad_index.append(len(ins))
+            ins.append(np.zeros(s, dtype=dtype))  # replaced by each step's gradient
+            for _ in range(n_mom):
+                ins.append(u(-0.1, 0.1, dtype="float32" if mp else dtype, shp=s))
+            if mp:
+                ins.append(w.astype("float32"))
+        return ins, grad_index, out_index
+
+    tup = lambda v: "(" + ", ".join(repr(float(x)) for x in v) + ("," if len(v) == 1 else "") + ")"  # noqa: E731
+    lrs, wds = [0.1, 0.05, 0.2], [0.01, 0.0, 0.1]
+    for name, op, n_mom, mp, extra, dtype in [
+            ("multi_sgd", "multi_sgd_update", 0, False, {"rescale_grad": 0.5}, "float32"),
+            ("multi_sgd_clip", "multi_sgd_update", 0, False, {"clip_gradient": 0.3}, "float32"),
+            ("multi_sgd_f64", "multi_sgd_update", 0, False, {}, "float64"),
+            ("multi_sgd_mom", "multi_sgd_mom_update", 1, False, {"momentum": 0.9}, "float32"),
+            ("multi_sgd_mom_clip", "multi_sgd_mom_update", 1, False,
+             {"momentum": 0.8, "rescale_grad": 2.0, "clip_gradient": 0.5}, "float32"),
+            ("multi_sgd_mom_f64", "multi_sgd_mom_update", 1, False, {"momentum": 0.9}, "float64"),
+            ("multi_mp_sgd", "multi_mp_sgd_update", 0, True, {"rescale_grad": 0.5}, "float16"),
+            ("multi_mp_sgd_mom", "multi_mp_sgd_mom_update", 1, True,
+             {"momentum": 0.9, "clip_gradient": 0.4}, "float16")]:
+        ins, gi, oi = groups(n_mom, mp, dtype)
+        attrs = dict(extra, lrs=tup(lrs), wds=tup(wds), num_weights=len(shapes))
+        multi(name, op, attrs, ins, gi, oi, n_steps=3)
+        pre = "preloaded_" + op
+        if dtype != "float64":
+            ins, gi, oi = groups(n_mom, mp, dtype)
+            ins += [np.array(lrs, dtype="float32"), np.array(wds, dtype="float32")]
+            multi("preloaded_" + name, pre, dict(extra, num_weights=len(shapes)), ins, gi, oi,
+                  n_steps=3)
+    ins, gi, oi = groups(1, False, "float64")
+    ins += [np.array(lrs, dtype="float32"), np.array(wds, dtype="float32")]
+    multi("preloaded_multi_sgd_mom_f64", "preloaded_multi_sgd_mom_update",
+          {"momentum": 0.9, "num_weights": 3}, ins, gi, oi, n_steps=3)
+    ins, gi, oi = groups(0, False, "float32", [(3,)])
+    multi("multi_sgd_one", "multi_sgd_update", {"lrs": "(0.1,)", "wds": "(0.2,)"}, ins, gi, oi,
+          n_steps=3)
+
+    # ---- multi_sum_sq, multi_lars, all_finite, multi_all_finite, reset_arrays ----
+    multi("multi_sum_sq", "multi_sum_sq", {"num_arrays": 3},
+          [u(shp=(2, 3)), u(shp=(40,)), u(shp=(1,))])
+    multi("multi_sum_sq_f64", "multi_sum_sq", {"num_arrays": 2},
+          [u(dtype="float64", shp=(5,)), u(dtype="float64", shp=(2, 2))])
+    multi("multi_sum_sq_f16", "multi_sum_sq", {"num_arrays": 2},
+          [u(dtype="float16", shp=(7,)), u(dtype="float16", shp=(3,))])
+    lr4 = np.array([0.1, 0.2, 0.3, 0.4], dtype="float32")
+    wss = np.array([4.0, 0.0, 2.5, 9.0], dtype="float32")
+    gss = np.array([1.0, 1.0, 0.0, 0.25], dtype="float32")
+    wd4 = np.array([0.01, 0.0, 0.1, 0.5], dtype="float32")
+    multi("multi_lars", "multi_lars", {"eta": 0.001, "eps": 1e-8}, [lr4, wss, gss, wd4])
+    multi("multi_lars_rescale", "multi_lars", {"eta": 0.01, "eps": 0.1, "rescale_grad": 0.5},
+          [lr4, wss, gss, wd4])
+    bad = u(shp=(2, 3))
+    bad[1, 2] = np.inf
+    nan = u(dtype="float16", shp=(4,))
+    nan[0] = np.nan
+    multi("all_finite", "all_finite", {}, [u(shp=(2, 3))])
+    multi("all_finite_inf", "all_finite", {}, [bad])
+    multi("all_finite_nan_f16", "all_finite", {}, [nan])
+    big = np.array([1.0, 1e300], dtype="float64")  # finite in float64, inf as float32
+    multi("all_finite_f64_overflow", "all_finite", {}, [big])
+    multi("all_finite_no_init", "all_finite", {"init_output": False}, [u(shp=(3,))],
+          out_init=[np.array([0.5], dtype="float32")])
+    multi("all_finite_no_init_inf", "all_finite", {"init_output": False}, [bad],
+          out_init=[np.array([0.5], dtype="float32")])
+    multi("multi_all_finite", "multi_all_finite", {"num_arrays": 2},
+          [u(shp=(2, 3)), u(shp=(5,))])
+    multi("multi_all_finite_inf", "multi_all_finite", {"num_arrays": 3},
+          [u(shp=(2, 3)), u(shp=(5,)), bad])
+    multi("multi_all_finite_no_init", "multi_all_finite", {"num_arrays": 1, "init_output": False},
+          [u(shp=(4,))], out_init=[np.array([0.0], dtype="float32")])
+    multi("reset_arrays", "reset_arrays", {"num_arrays": 3},
+          [u(shp=(2, 3)), u(dtype="float64", shp=(4,)), u(dtype="float16", shp=(1, 3))])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -80,13 +80,36 @@ def alias_groups(names):
     return sorted(groups)
 
 
-def case(op, attrs, inputs, grad=True, note="", ours_error=False):
+def case(op, attrs, inputs, grad=True, note="", ours_error=False, reference_kernels=False):
     """Runs op on numpy inputs with string attrs; records outputs (and gradients) or the error.
-    ours_error marks calls MXNet accepts without checking but we reject on purpose (note says why)."""
-    entry = run_case(op, attrs, inputs, grad, note)
+    ours_error marks calls MXNet accepts without checking but we reject on purpose (note says why).
+    reference_kernels runs the case in a child process with MXNET_MKLDNN_ENABLED=0 (MXNet's own
+    kernels): the wheel's MKLDNN amp_cast/amp_multicast reject float16 and float64 inputs."""
+    if reference_kernels:
+        entry = run_case_child(op, attrs, inputs, grad, note)
+    else:
+        entry = run_case(op, attrs, inputs, grad, note)
     if ours_error:
         entry["ours_error"] = True
     CASES.append(entry)
+
+
+def run_case_child(op, attrs, inputs, grad, note):
+    import subprocess
+    payload = json.dumps({"op": op, "attrs": attrs, "inputs": [arr_json(x) for x in inputs],
+                          "grad": grad, "note": note, "seed": _seed[0]})
+    env = dict(os.environ, MXNET_MKLDNN_ENABLED="0", MXNET_STORAGE_FALLBACK_LOG_VERBOSE="0")
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--one-case"], input=payload,
+                         capture_output=True, text=True, env=env, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def one_case_main():
+    """Child side of run_case_child: one case from stdin, its entry as the last stdout line."""
+    c = json.loads(sys.stdin.read())
+    _seed[0] = c["seed"]
+    inputs = [np.array(x["values"], dtype=x["dtype"]).reshape(x["shape"]) for x in c["inputs"]]
+    print(json.dumps(run_case(c["op"], c["attrs"], inputs, c["grad"], c["note"])))
 
 
 def run_case(op, attrs, inputs, grad, note):
@@ -268,6 +291,55 @@ def main():
               {"start": "-2", "stop": "3", "num": "1"}, {"start": "1", "stop": "10", "num": "4", "dtype": "int32"}]:
         create("_linspace", a)
 
+    # ---- misc (shape_misc.cc): diag, khatri_rao, fill_element_0index, amp_cast, amp_multicast,
+    # cast_storage ----
+    for k in ["0", "1", "-1", "3"]:
+        case("diag", {"k": k}, [data((3, 4))])
+    case("diag", {"k": "5"}, [data((3, 4))])  # no such diagonal
+    for k in ["0", "2", "-1"]:
+        case("diag", {"k": k}, [data((3,))])
+    case("diag", {"k": "1", "axis1": "1", "axis2": "2"}, [x234()])
+    case("diag", {"k": "-1", "axis1": "2", "axis2": "0"}, [x234()])
+    case("diag", {"axis1": "-1", "axis2": "-3"}, [x234()])
+    case("diag", {"axis1": "1", "axis2": "1"}, [x234()])
+    case("diag", {"axis1": "0", "axis2": "3"}, [x234()])
+    case("diag", {"k": "-1"}, [data((4, 3), "int32")])
+    case("khatri_rao", {"num_args": "2"}, [data((2, 2)), data((3, 2))], grad=False)
+    case("khatri_rao", {"num_args": "3"}, [data((2, 3)), data((1, 3)), data((3, 3))], grad=False)
+    case("khatri_rao", {"num_args": "1"}, [data((4, 2))], grad=False)
+    case("khatri_rao", {"num_args": "2"}, [data((2, 3), "int32"), data((2, 3), "int32")], grad=False)  # rejected
+    case("khatri_rao", {"num_args": "2"}, [data((2, 3)), data((2, 4))], grad=False)
+    idx = lambda v: np.array(v, dtype="float32")  # noqa: E731
+    case("fill_element_0index", {}, [data((3, 4)), data((3,)), idx([0, 3, 1])], grad=False)
+    case("fill_element_0index", {}, [data((2, 5)), data((2,)), idx([4.9, 0.3])], grad=False)
+    case("fill_element_0index", {}, [data((3, 4)), data((3,)), idx([0, 5, 1])], grad=False,
+         ours_error=True, note="column 5 of a 4-column lhs: MXNet writes into the next row")
+    case("fill_element_0index", {}, [data((3, 4)), data((3,)), idx([0, -2, 1])], grad=False,
+         ours_error=True, note="negative column index: MXNet writes outside the row")
+    case("amp_cast", {"dtype": "float16"}, [data((2, 3))], reference_kernels=True)
+    case("amp_cast", {"dtype": "float32"}, [data((2, 3), "float16")], reference_kernels=True)
+    case("amp_cast", {"dtype": "float16"}, [data((3,), "float64")], reference_kernels=True)
+    case("amp_cast", {"dtype": "float32"}, [data((2, 2), "int32")], reference_kernels=True)
+    case("amp_cast", {"dtype": "float64"}, [data((2, 2))], reference_kernels=True)
+    case("amp_multicast", {"num_outputs": "2"}, [data((2, 3)), data((3,), "float16")],
+         reference_kernels=True)
+    case("amp_multicast", {"num_outputs": "2"}, [data((2,), "float16"), data((3,), "float16")],
+         reference_kernels=True)
+    case("amp_multicast", {"num_outputs": "2", "cast_narrow": "True"}, [data((2, 3)), data((3,), "float16")],
+         reference_kernels=True)
+    case("amp_multicast", {"num_outputs": "2", "cast_narrow": "True"}, [data((2,)), data((3,))],
+         reference_kernels=True)
+    case("amp_multicast", {"num_outputs": "3"}, [data((2,), "float16"), data((2,), "int32"), data((1,))],
+         reference_kernels=True)
+    case("amp_multicast", {"num_outputs": "2"}, [data((2,), "float64"), data((3,), "float16")],
+         reference_kernels=True)
+    case("cast_storage", {"stype": "default"}, [data((2, 3))])
+    case("cast_storage", {"stype": "default"}, [data((4,), "int32")])
+    case("cast_storage", {"stype": "csr"}, [data((2, 3))], grad=False, ours_error=True,
+         note="sparse storage is not implemented: only stype='default' is supported")
+    case("cast_storage", {"stype": "row_sparse"}, [data((2, 3))], grad=False, ours_error=True,
+         note="sparse storage is not implemented: only stype='default' is supported")
+
     os.makedirs(OUT, exist_ok=True)
     aliases = alias_groups(sorted({c["op"] for c in CASES} | set(EXTRA_OPS)))
     path = os.path.join(OUT, "refs.json")
@@ -280,4 +352,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--one-case"]:
+        one_case_main()
+    else:
+        main()
