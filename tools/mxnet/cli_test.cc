@@ -103,6 +103,15 @@ TEST(Cli, ClassifyRealPhotosWithTheCifarModel) {
   EXPECT_GT(p_cat, 0.9) << r.output;
   // Real MXNet on Pillow's identical 57x32 bilinear resize: 0.9934.
   EXPECT_GT(p_dog, 0.9) << r.output;
+  // --image repeated, or images as plain arguments: the same images in the same order.
+  Result again =
+      RunTool("classify --symbol " + m + "cifar_resnet20_v1-symbol.json --params " + m +
+              "cifar_resnet20_v1-0000.params --image " + images + "cat.jpg --labels " + labels +
+              " --input-size 32 --mean 0.4914,0.4822,0.4465 --std 0.2023,0.1994,0.2010 --topk 1 "
+              "--image " +
+              images + "dog.jpg");
+  ASSERT_EQ(again.code, 0) << again.output;
+  EXPECT_EQ(again.output, r.output);
 }
 
 // A short training run on a real Fashion-MNIST subset: exports loadable files.
@@ -148,6 +157,65 @@ TEST(Cli, BadInputGivesOneClearErrorLine) {
     EXPECT_NE(r.output.find(c.needle), std::string::npos) << c.args << "\n" << r.output;
     EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;  // one line
   }
+}
+
+// Flags are Abseil flags, each subcommand with its own set and defaults: --help lists exactly
+// them; a flag of another subcommand, a bad value or a stray argument is one error line, exit 1.
+TEST(Cli, EachSubcommandParsesItsOwnAbseilFlags) {
+  Result t = RunTool("train --help");
+  EXPECT_EQ(t.code, 0) << t.output;
+  for (const char* want : {"--batch-size     samples per batch (default: 128)", "--[no]hybridize",
+                           "--lr-schedule", "--seed           random seed (default: 42)"})
+    EXPECT_NE(t.output.find(want), std::string::npos) << want << "\n" << t.output;
+  EXPECT_EQ(t.output.find("--symbol"), std::string::npos) << t.output;
+  Result b = RunTool("benchmark --help");
+  EXPECT_NE(b.output.find("images per forward (default: 1)"), std::string::npos) << b.output;
+  EXPECT_EQ(b.output.find("--epochs"), std::string::npos) << b.output;
+  Result e = RunTool("export --model resnet18_v1 -h");
+  EXPECT_EQ(e.code, 0) << e.output;
+  EXPECT_NE(e.output.find("seed of the random initial weights (default: 0)"), std::string::npos)
+      << e.output;
+  EXPECT_NE(e.output.find("--out"), std::string::npos) << e.output;
+
+  struct Case {
+    std::string args, needle;
+  } cases[] = {
+      {"train --epochs abc", "mxnet train: error: --epochs must be an integer, got 'abc'"},
+      {"train --lr=fast", "--lr must be a number, got 'fast'"},
+      {"train --hybridize=maybe", "--hybridize must be true or false, got 'maybe'"},
+      {"train --nohybridize=1", "--nohybridize takes no value"},
+      {"train --nomodel", "--model is not a boolean flag"},
+      {"train --batch-size", "flag --batch-size needs a value"},
+      {"train stray", "unexpected argument 'stray'"},
+      {"train --helpme", "unknown flag --helpme (mxnet train flags: --model, --epochs,"},
+      {"predict --epochs 3", "flag --epochs belongs to mxnet train, not to mxnet predict"},
+      {"summary --model resnet18_v1 --hybridize", "belongs to mxnet benchmark, mxnet train"},
+      {"ops --filter", "flag --filter needs a value"},
+  };
+  for (const auto& c : cases) {
+    Result r = RunTool(c.args);
+    EXPECT_EQ(r.code, 1) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.needle), std::string::npos) << c.args << "\n" << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;  // one line
+  }
+
+  // Abseil's spellings work too: --flag=value, underscores, --flag=false for booleans; the
+  // subcommand's own default applies to a shared flag (benchmark's --batch-size is 1).
+  Result f = RunTool(
+      "benchmark --model=mobilenet0.25 --batch_size=2 --input-shape=2,3,32,32 --iters 1 "
+      "--warmup=0 --hybridize=false");
+  ASSERT_EQ(f.code, 0) << f.output;
+  EXPECT_NE(f.output.find("input (2, 3, 32, 32), imperative"), std::string::npos) << f.output;
+  Result d =
+      RunTool("benchmark --model mobilenet0.25 --iters 1 --warmup 0 --input-shape 1,3,32,32");
+  ASSERT_EQ(d.code, 0) << d.output;
+  EXPECT_NE(d.output.find("hybridized"), std::string::npos) << d.output;
+  EXPECT_NE(d.output.find("(batch 1 / median)"), std::string::npos) << d.output;
+  Result o = RunTool("ops --filter broadcast_ --verbose --internal=false");
+  ASSERT_EQ(o.code, 0) << o.output;
+  EXPECT_NE(o.output.find("broadcast_add"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("[differentiable]"), std::string::npos) << o.output;
+  EXPECT_EQ(o.output.find("\nrelu"), std::string::npos) << o.output;
 }
 
 // The text after each "IMAGE:" header line of classify's output (the ranked classes).

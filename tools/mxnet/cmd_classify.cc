@@ -15,6 +15,21 @@
 #include "ndarray/nd.h"
 #include "tools/mxnet/cli.h"
 
+ABSL_FLAG(std::string, image, "",
+          "a JPEG or PNG image (required); more may follow as plain arguments");
+ABSL_FLAG(std::string, labels, "", "class names: a JSON list or one name per line");
+ABSL_FLAG(int64_t, input_size, 224,
+          "side S of the S x S center crop fed to the net (default: 224; 299 for --model "
+          "inceptionv3)");
+ABSL_FLAG(int64_t, resize, 256,
+          "short side after resizing (default: 256 for a 224 input, else the input size)");
+ABSL_FLAG(std::string, mean, "0.485,0.456,0.406",
+          "per-channel mean subtracted (RGB, [0, 1] scale)");
+ABSL_FLAG(std::string, std, "0.229,0.224,0.225", "per-channel standard deviation divided by");
+ABSL_FLAG(int64_t, topk, 5, "classes printed per image");
+ABSL_FLAG(std::string, interp, "bilinear",
+          "resize filter: nearest, bilinear, bicubic, area or lanczos");
+
 namespace mxnet::cli {
 namespace {
 
@@ -59,32 +74,34 @@ void PrintTopK(const std::string& path, const std::vector<float>& prob,
 // with load_parameters(--params) (save_parameters files, or an export's arg:/aux: file of the same
 // architecture), hybridized. Exactly one of --symbol / --model. Errors: both or neither given, an
 // unknown model name (listing the valid ones), files that do not load or fit.
-absl::StatusOr<std::shared_ptr<gluon::Block>> LoadNet(const Args& a, Device dev) {
+absl::StatusOr<std::shared_ptr<gluon::Block>> LoadNet(Device dev) {
   namespace vision = gluon::model_zoo::vision;
-  if (a.has("symbol") == a.has("model"))
+  const std::string params = absl::GetFlag(FLAGS_params), model = absl::GetFlag(FLAGS_model);
+  if (Given(FLAGS_symbol) == Given(FLAGS_model))
     return absl::InvalidArgumentError(
         "give exactly one of --symbol (an exported -symbol.json) or --model (a model-zoo "
         "architecture) "
         "(see mxnet classify --help)");
-  if (a.has("symbol")) {
-    if (a.has("classes")) return absl::InvalidArgumentError("--classes applies to --model only");
-    MX_ASSIGN_OR_RETURN(
-        auto block, gluon::SymbolBlock::imports(a.get("symbol"), {"data"}, a.get("params"), {dev}));
+  if (Given(FLAGS_symbol)) {
+    if (Given(FLAGS_classes))
+      return absl::InvalidArgumentError("--classes applies to --model only");
+    MX_ASSIGN_OR_RETURN(auto block, gluon::SymbolBlock::imports(absl::GetFlag(FLAGS_symbol),
+                                                                {"data"}, params, {dev}));
     return std::shared_ptr<gluon::Block>(block);
   }
-  const std::string name = AsciiToLower(a.get("model"));
+  const std::string name = AsciiToLower(model);
   std::vector<std::string> names = vision::model_names();
   if (std::find(names.begin(), names.end(), name) == names.end())
-    return absl::InvalidArgumentError(StrCat("unknown --model '", a.get("model"),
-                                             "' (model-zoo names: ", StrJoin(names, ", "), ")"));
-  MX_ASSIGN_OR_RETURN(int64_t classes, a.get_int("classes", 1000));
+    return absl::InvalidArgumentError(
+        StrCat("unknown --model '", model, "' (model-zoo names: ", StrJoin(names, ", "), ")"));
+  const int64_t classes = absl::GetFlag(FLAGS_classes);
   if (classes < 1)
     return absl::InvalidArgumentError(StrCat("--classes must be >= 1, got ", classes));
   std::shared_ptr<gluon::HybridBlock> net;
   MX_RETURN_IF_ERROR(StatusFromCall([&] { net = vision::get_model(name, {.classes = classes}); }));
   gluon::LoadParametersOptions lo;
   lo.devices = {dev};
-  MX_RETURN_IF_ERROR(net->load_parameters(a.get("params"), lo));
+  MX_RETURN_IF_ERROR(net->load_parameters(params, lo));
   net->hybridize();
   return std::shared_ptr<gluon::Block>(net);
 }
@@ -95,41 +112,39 @@ absl::StatusOr<std::shared_ptr<gluon::Block>> LoadNet(const Args& a, Device dev)
 // (ImageNet's by default), batch of one (1, 3, S, S) on --device; prints the softmax top-k
 // (--topk, default 5) per image. Errors: missing flags, unreadable or undecodable images, bad
 // --labels / --interp, and LoadNet's.
-absl::Status RunClassify(const std::vector<std::string>& argv) {
-  MX_ASSIGN_OR_RETURN(
-      Args a, Args::Parse(argv,
-                          {"symbol", "model", "classes", "params", "image", "labels", "input-size",
-                           "resize", "mean", "std", "topk", "device", "interp"},
-                          {}));
-  for (const char* f : {"params", "image"})
-    if (!a.has(f))
-      return absl::InvalidArgumentError(
-          StrCat("--", f, " is required (see mxnet classify --help)"));
-  const int64_t default_size =
-      a.has("model") ? gluon::model_zoo::vision::input_size(a.get("model")) : 224;
-  MX_ASSIGN_OR_RETURN(int64_t size, a.get_int("input-size", default_size));
-  MX_ASSIGN_OR_RETURN(int64_t resize, a.get_int("resize", size == 224 ? 256 : size));
-  MX_ASSIGN_OR_RETURN(int64_t topk, a.get_int("topk", 5));
+absl::Status RunClassify(const std::vector<std::string>& more_images) {
+  std::vector<std::string> images;
+  if (Given(FLAGS_image)) images.push_back(absl::GetFlag(FLAGS_image));
+  images.insert(images.end(), more_images.begin(), more_images.end());
+  if (images.empty())
+    return absl::InvalidArgumentError("--image is required (see mxnet classify --help)");
+  const int64_t size = Given(FLAGS_input_size) || !Given(FLAGS_model)
+                           ? absl::GetFlag(FLAGS_input_size)
+                           : gluon::model_zoo::vision::input_size(absl::GetFlag(FLAGS_model));
+  const int64_t resize = Given(FLAGS_resize) ? absl::GetFlag(FLAGS_resize)
+                         : size == 224       ? 256
+                                             : size;
+  const int64_t topk = absl::GetFlag(FLAGS_topk);
   if (topk < 1) return absl::InvalidArgumentError(StrCat("--topk must be >= 1, got ", topk));
-  MX_ASSIGN_OR_RETURN(std::vector<double> mean, a.get_doubles("mean", {0.485, 0.456, 0.406}));
-  MX_ASSIGN_OR_RETURN(std::vector<double> stdv, a.get_doubles("std", {0.229, 0.224, 0.225}));
-  MX_ASSIGN_OR_RETURN(Device dev, ParseDevice(a.get("device", "cpu")));
+  MX_ASSIGN_OR_RETURN(std::vector<double> mean, ParseDoubles("mean", absl::GetFlag(FLAGS_mean)));
+  MX_ASSIGN_OR_RETURN(std::vector<double> stdv, ParseDoubles("std", absl::GetFlag(FLAGS_std)));
+  MX_ASSIGN_OR_RETURN(Device dev, ParseDevice(absl::GetFlag(FLAGS_device)));
   const std::map<std::string, gluon::data::vision::Interp> kInterp = {
       {"nearest", gluon::data::vision::Interp::kNearest},
       {"bilinear", gluon::data::vision::Interp::kBilinear},
       {"bicubic", gluon::data::vision::Interp::kBicubic},
       {"area", gluon::data::vision::Interp::kArea},
       {"lanczos", gluon::data::vision::Interp::kLanczos}};
-  auto interp_it = kInterp.find(a.get("interp", "bilinear"));
+  const std::string interp = absl::GetFlag(FLAGS_interp);
+  auto interp_it = kInterp.find(interp);
   if (interp_it == kInterp.end())
     return absl::InvalidArgumentError(
-        StrCat("--interp must be nearest, bilinear, bicubic, area or lanczos, got '",
-               a.get("interp"), "'"));
+        StrCat("--interp must be nearest, bilinear, bicubic, area or lanczos, got '", interp, "'"));
   std::vector<std::string> labels;
-  if (a.has("labels")) {
-    MX_ASSIGN_OR_RETURN(labels, ReadLabels(a.get("labels")));
+  if (Given(FLAGS_labels)) {
+    MX_ASSIGN_OR_RETURN(labels, ReadLabels(absl::GetFlag(FLAGS_labels)));
   }
-  MX_ASSIGN_OR_RETURN(auto block, LoadNet(a, dev));
+  MX_ASSIGN_OR_RETURN(auto block, LoadNet(dev));
   // Short side to `resize` with an antialiasing filter, center crop, [0, 1], normalize. The long
   // side is rounded to the nearest pixel (the aspect ratio closest to the photo's); MXNet's
   // resize_short and gluon's Resize(keep_ratio) truncate instead, which for a 1024x576 photo gives
@@ -138,7 +153,7 @@ absl::Status RunClassify(const std::vector<std::string>& argv) {
                     std::make_shared<tf::ToTensor>(),
                     std::make_shared<tf::Normalize>(std::vector<float>(mean.begin(), mean.end()),
                                                     std::vector<float>(stdv.begin(), stdv.end()))});
-  for (const std::string& path : a.all("image")) {
+  for (const std::string& path : images) {
     MX_ASSIGN_OR_RETURN(NDArray img, gluon::data::vision::imread(path));
     NDArray x;
     MX_RETURN_IF_ERROR(StatusFromCall([&] {
@@ -154,7 +169,8 @@ absl::Status RunClassify(const std::vector<std::string>& argv) {
 }
 
 const int kRegistered = RegisterCommand(
-    {"classify", "top-k classes of images through an exported or model-zoo model",
+    {"classify",
+     "top-k classes of images through an exported or model-zoo model",
      "usage: mxnet classify --symbol F-symbol.json --params F-0000.params --image IMG [IMG ...]\n"
      "       mxnet classify --model NAME [--classes 1000] --params F.params --image IMG [...]\n"
      "                      [--labels FILE] [--input-size 224] [--resize N]\n"
@@ -169,6 +185,23 @@ const int kRegistered = RegisterCommand(
      "model_zoo.vision names) with --classes outputs whose weights --params holds (a\n"
      "save_parameters file, or an export's -0000.params of that architecture). Give exactly one\n"
      "of --symbol and --model. With --model inceptionv3 the default --input-size is 299.\n",
+     {{.flag = Ref(FLAGS_symbol), .help = "an exported F-symbol.json (input 'data')"},
+      {.flag = Ref(FLAGS_model),
+       .help = "a model-zoo architecture (resnet18_v1, mobilenet0.25, ...)"},
+      {.flag = Ref(FLAGS_classes), .help = "outputs of --model's last layer"},
+      {.flag = Ref(FLAGS_params),
+       .help = "the weights: the export's F-0000.params, or for --model a save_parameters file",
+       .required = true},
+      {.flag = Ref(FLAGS_image), .repeatable = true},
+      {.flag = Ref(FLAGS_labels)},
+      {.flag = Ref(FLAGS_input_size)},
+      {.flag = Ref(FLAGS_resize)},
+      {.flag = Ref(FLAGS_mean)},
+      {.flag = Ref(FLAGS_std)},
+      {.flag = Ref(FLAGS_topk)},
+      {.flag = Ref(FLAGS_device)},
+      {.flag = Ref(FLAGS_interp)}},
+     "more images to classify (IMG ...)",
      RunClassify});
 
 }  // namespace

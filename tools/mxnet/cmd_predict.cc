@@ -7,17 +7,20 @@
 #include "ndarray/io.h"
 #include "tools/mxnet/cli.h"
 
+ABSL_FLAG(std::string, input, "", "the input arrays: an NDArray file (.nd, .params, .npy, .npz)");
+ABSL_FLAG(std::string, output, "", "where to write the outputs (a named NDArray file)");
+
 namespace mxnet::cli {
 namespace {
 
-absl::Status RunPredict(const std::vector<std::string>& argv) {
-  MX_ASSIGN_OR_RETURN(Args a, Args::Parse(argv, {"symbol", "params", "input", "output", "device"}, {}));
-  for (const char* f : {"symbol", "params", "input", "output"})
-    if (!a.has(f)) return absl::InvalidArgumentError(StrCat("--", f, " is required (see mxnet predict --help)"));
-  MX_ASSIGN_OR_RETURN(Device dev, ParseDevice(a.get("device", "cpu")));
-  MX_ASSIGN_OR_RETURN(sym::Symbol graph, sym::Symbol::load(a.get("symbol")));
-  MX_ASSIGN_OR_RETURN(nd::NDArrayFile params, nd::load(a.get("params")));
-  MX_ASSIGN_OR_RETURN(nd::NDArrayFile input, nd::load(a.get("input")));
+absl::Status RunPredict(const std::vector<std::string>&) {
+  const std::string input_path = absl::GetFlag(FLAGS_input);
+  const std::string params_path = absl::GetFlag(FLAGS_params);
+  const std::string output_path = absl::GetFlag(FLAGS_output);
+  MX_ASSIGN_OR_RETURN(Device dev, ParseDevice(absl::GetFlag(FLAGS_device)));
+  MX_ASSIGN_OR_RETURN(sym::Symbol graph, sym::Symbol::load(absl::GetFlag(FLAGS_symbol)));
+  MX_ASSIGN_OR_RETURN(nd::NDArrayFile params, nd::load(params_path));
+  MX_ASSIGN_OR_RETURN(nd::NDArrayFile input, nd::load(input_path));
   // Graph inputs not provided by the params file are the data inputs.
   std::set<std::string> param_names;
   for (const auto& [k, _] : params.items())
@@ -30,38 +33,53 @@ absl::Status RunPredict(const std::vector<std::string>& argv) {
     for (const auto& n : data_names) {
       const NDArray* arr = input.find(n);
       if (!arr)
-        return absl::NotFoundError(StrCat(a.get("input"), " has no array named '", n, "' (graph data inputs: ",
-                                          StrJoin(data_names, ", "), ")"));
+        return absl::NotFoundError(StrCat(input_path, " has no array named '", n,
+                                          "' (graph data inputs: ", StrJoin(data_names, ", "),
+                                          ")"));
       data.push_back(arr->as_in_context(dev));
     }
   } else {
     if (input.size() != data_names.size())
-      return absl::InvalidArgumentError(StrCat(a.get("input"), " holds ", input.size(), " arrays but the graph has ",
-                                               data_names.size(), " data inputs (", StrJoin(data_names, ", "), ")"));
+      return absl::InvalidArgumentError(StrCat(input_path, " holds ", input.size(),
+                                               " arrays but the graph has ", data_names.size(),
+                                               " data inputs (", StrJoin(data_names, ", "), ")"));
     for (const auto& arr : input.arrays) data.push_back(arr.as_in_context(dev));
   }
   std::shared_ptr<gluon::SymbolBlock> block;
-  MX_RETURN_IF_ERROR(StatusFromCall([&] { block = std::make_shared<gluon::SymbolBlock>(graph, data_names); }));
+  MX_RETURN_IF_ERROR(
+      StatusFromCall([&] { block = std::make_shared<gluon::SymbolBlock>(graph, data_names); }));
   gluon::LoadParametersOptions lo;
   lo.devices = {dev};
-  MX_RETURN_IF_ERROR(block->load_dict(params.items(), lo, a.get("params")));
+  MX_RETURN_IF_ERROR(block->load_dict(params.items(), lo, params_path));
   NDArrayVec out;
   MX_RETURN_IF_ERROR(StatusFromCall([&] { out = (*block)(data); }));
   std::vector<std::string> names = graph.list_outputs();
   std::vector<std::pair<std::string, NDArray>> named;
   for (size_t i = 0; i < out.size(); ++i) named.push_back({names[i], out[i]});
-  MX_RETURN_IF_ERROR(nd::save(a.get("output"), named));
-  std::cout << "wrote " << out.size() << " output(s) to " << a.get("output") << "\n";
+  MX_RETURN_IF_ERROR(nd::save(output_path, named));
+  std::cout << "wrote " << out.size() << " output(s) to " << output_path << "\n";
   return absl::OkStatus();
 }
 
-const int kRegistered = RegisterCommand(
-    {"predict", "batch inference of an exported model on arrays from an NDArray file",
-     "usage: mxnet predict --symbol F-symbol.json --params F-0000.params --input X.nd --output Y.nd "
-     "[--device cpu|gpu(0)]\n\n"
-     "Reads the input arrays from X.nd (by name, or in order for an unnamed list), runs the graph and writes\n"
-     "the outputs as a named NDArray file (keys: the graph's output names) that MXNet's nd.load reads.\n",
-     RunPredict});
+const int kRegistered =
+    RegisterCommand({"predict",
+                     "batch inference of an exported model on arrays from an NDArray file",
+                     "usage: mxnet predict --symbol F-symbol.json --params F-0000.params --input "
+                     "X.nd --output Y.nd "
+                     "[--device cpu|gpu(0)]\n\n"
+                     "Reads the input arrays from X.nd (by name, or in order for an unnamed list), "
+                     "runs the graph and writes\n"
+                     "the outputs as a named NDArray file (keys: the graph's output names) that "
+                     "MXNet's nd.load reads.\n",
+                     {{.flag = Ref(FLAGS_symbol), .required = true},
+                      {.flag = Ref(FLAGS_params),
+                       .help = "the export's F-0000.params (arg:/aux: keys)",
+                       .required = true},
+                      {.flag = Ref(FLAGS_input), .required = true},
+                      {.flag = Ref(FLAGS_output), .required = true},
+                      {.flag = Ref(FLAGS_device)}},
+                     "",
+                     RunPredict});
 
 }  // namespace
 }  // namespace mxnet::cli

@@ -25,6 +25,22 @@
 #include "ndarray/random.h"
 #include "tools/mxnet/cli.h"
 
+ABSL_FLAG(int64_t, epochs, 5, "passes over the training set");
+ABSL_FLAG(std::string, optimizer, "adam", "adam, sgd, nag, rmsprop, ... (MXNet's optimizer names)");
+ABSL_FLAG(double, lr, 0.003, "learning rate (default: 0.003; 0.1 with --optimizer sgd)");
+ABSL_FLAG(std::string, lr_schedule, "cosine",
+          "cosine: decays --lr to 0 over the run (one step per batch); constant: keeps it");
+ABSL_FLAG(double, wd, 0.0, "weight decay");
+ABSL_FLAG(int64_t, workers, 1, "data-loading worker threads (0: load in the training thread)");
+ABSL_FLAG(int64_t, threads, 0,
+          "intra-op threads; 0 (default) picks the fastest count by timing training steps, "
+          "re-checked as the machine's load changes");
+ABSL_FLAG(std::string, data, "/usr/share/datasets/fashion-mnist",
+          "Fashion-MNIST directory (the idx .gz files)");
+ABSL_FLAG(int64_t, limit, 0, "train on the first N samples and test on N/6 (0: all)");
+ABSL_FLAG(bool, profile, false,
+          "print where each epoch's time went (data, forward, backward, step, validation)");
+
 namespace mxnet::cli {
 namespace {
 
@@ -208,41 +224,33 @@ class ThreadTuner {
   std::string last_probe_;
 };
 
-constexpr int64_t kDefaultEpochs = 5;
+constexpr double kDefaultSgdLr = 0.1;  // --lr when --optimizer sgd and no --lr
 
 std::string Bar(double frac) {
   int n = static_cast<int>(frac * 30);
   return "[" + std::string(n, '=') + std::string(30 - n, ' ') + "]";
 }
 
-absl::Status RunTrain(const std::vector<std::string>& argv) {
-  MX_ASSIGN_OR_RETURN(
-      Args a, Args::Parse(argv,
-                          {"model", "epochs", "batch-size", "optimizer", "lr", "wd", "device",
-                           "seed", "workers", "out", "data", "limit", "threads", "lr-schedule"},
-                          {"hybridize", "profile"}));
-  MX_ASSIGN_OR_RETURN(int64_t epochs, a.get_int("epochs", kDefaultEpochs));
-  MX_ASSIGN_OR_RETURN(int64_t batch, a.get_int("batch-size", 128));
-  MX_ASSIGN_OR_RETURN(double lr,
-                      a.get_double("lr", a.get("optimizer", "adam") == "sgd" ? 0.1 : 0.003));
-  const std::string schedule = a.get("lr-schedule", "cosine");
+absl::Status RunTrain(const std::vector<std::string>&) {
+  const int64_t epochs = absl::GetFlag(FLAGS_epochs), batch = absl::GetFlag(FLAGS_batch_size);
+  const std::string optimizer = absl::GetFlag(FLAGS_optimizer);
+  const double lr =
+      optimizer == "sgd" && !Given(FLAGS_lr) ? kDefaultSgdLr : absl::GetFlag(FLAGS_lr);
+  const std::string schedule = absl::GetFlag(FLAGS_lr_schedule);
   if (schedule != "cosine" && schedule != "constant")
     return absl::InvalidArgumentError(
         StrCat("unknown --lr-schedule '", schedule, "' (cosine, constant)"));
-  MX_ASSIGN_OR_RETURN(double wd, a.get_double("wd", 0.0));
-  MX_ASSIGN_OR_RETURN(int64_t seed, a.get_int("seed", 42));
-  MX_ASSIGN_OR_RETURN(int64_t workers, a.get_int("workers", 1));
-  MX_ASSIGN_OR_RETURN(int64_t limit, a.get_int("limit", 0));
-  MX_ASSIGN_OR_RETURN(int64_t threads, a.get_int("threads", 0));
+  const double wd = absl::GetFlag(FLAGS_wd);
+  const int64_t seed = absl::GetFlag(FLAGS_seed), workers = absl::GetFlag(FLAGS_workers);
+  const int64_t limit = absl::GetFlag(FLAGS_limit), threads = absl::GetFlag(FLAGS_threads);
   if (threads < 0)
     return absl::InvalidArgumentError("--threads must be >= 0 (0: tuned by measurement)");
-  MX_ASSIGN_OR_RETURN(Device dev, ParseDevice(a.get("device", "cpu")));
+  MX_ASSIGN_OR_RETURN(Device dev, ParseDevice(absl::GetFlag(FLAGS_device)));
   if (epochs < 1 || batch < 1)
     return absl::InvalidArgumentError("--epochs and --batch-size must be >= 1");
-  std::string out = a.get("out", "mxnet-train-out"), model = a.get("model", "lenet");
-  std::string root = a.get("data", "/usr/share/datasets/fashion-mnist");
-  bool hybrid = a.get("hybridize", "true") != "false";
-  bool profile = a.get("profile", "false") != "false";
+  const std::string out = absl::GetFlag(FLAGS_out), model = absl::GetFlag(FLAGS_model);
+  const std::string root = absl::GetFlag(FLAGS_data);
+  const bool hybrid = absl::GetFlag(FLAGS_hybridize), profile = absl::GetFlag(FLAGS_profile);
   random::seed(static_cast<uint64_t>(seed));
 
   MX_ASSIGN_OR_RETURN(auto train_raw, gluon::data::vision::FashionMNIST::Create(root, true));
@@ -270,7 +278,7 @@ absl::Status RunTrain(const std::vector<std::string>& argv) {
     opt_kw.insert_or_assign("lr_scheduler",
                             std::make_shared<gluon::lr_scheduler::CosineScheduler>(updates, lr));
   }
-  gluon::Trainer trainer(net->collect_params(), a.get("optimizer", "adam"), opt_kw);
+  gluon::Trainer trainer(net->collect_params(), optimizer, opt_kw);
   gluon::loss::SoftmaxCrossEntropyLoss loss_fn;
   std::error_code ec;
   std::filesystem::create_directories(out, ec);
@@ -374,7 +382,8 @@ absl::Status RunTrain(const std::vector<std::string>& argv) {
 }
 
 const int kRegistered = RegisterCommand(
-    {"train", "train a CNN on the real Fashion-MNIST and export it",
+    {"train",
+     "train a CNN on the real Fashion-MNIST and export it",
      "usage: mxnet train [--model lenet|resnet20] [--epochs 5] [--batch-size 128] [--optimizer "
      "adam|sgd|...]\n"
      "                   [--lr 0.003] [--lr-schedule cosine|constant] [--wd 0] "
@@ -388,14 +397,24 @@ const int kRegistered = RegisterCommand(
      "and DIR/model-0000.params (loadable by MXNet's SymbolBlock.imports and `mxnet classify`).\n\n"
      "lenet (default): conv 5x5 16 pad 2 + relu, max pool 2, conv 5x5 32 + relu, max pool 2,\n"
      "  dense 128 + relu, dense 10 (LeNet-5's layout with ReLU and max pooling); about 91% test\n"
-     "  accuracy after the default 5 epochs (90% after 3). resnet20: CIFAR-style ResNet-20 v1.\n"
-     "--lr defaults to 0.003 (0.1 for sgd); cosine decays it to 0 over the run, constant keeps "
-     "it.\n"
-     "--threads N: intra-op threads; 0 (default) picks the fastest count by timing training "
-     "steps,\n"
-     "  re-checked as the machine's load changes (on a busy machine one thread is often fastest).\n"
-     "--limit N trains on the first N samples (and tests on N/6) for quick runs.\n"
-     "--profile prints where each epoch's time went (data, forward, backward, step, validation).\n",
+     "  accuracy after the default 5 epochs (90% after 3). resnet20: CIFAR-style ResNet-20 v1.\n",
+     {{.flag = Ref(FLAGS_model), .help = "lenet or resnet20", .default_value = "lenet"},
+      {.flag = Ref(FLAGS_epochs)},
+      {.flag = Ref(FLAGS_batch_size), .default_value = "128"},
+      {.flag = Ref(FLAGS_optimizer)},
+      {.flag = Ref(FLAGS_lr)},
+      {.flag = Ref(FLAGS_lr_schedule)},
+      {.flag = Ref(FLAGS_wd)},
+      {.flag = Ref(FLAGS_hybridize)},
+      {.flag = Ref(FLAGS_device)},
+      {.flag = Ref(FLAGS_seed), .default_value = "42"},
+      {.flag = Ref(FLAGS_workers)},
+      {.flag = Ref(FLAGS_threads)},
+      {.flag = Ref(FLAGS_out), .help = "output directory", .default_value = "mxnet-train-out"},
+      {.flag = Ref(FLAGS_data)},
+      {.flag = Ref(FLAGS_limit)},
+      {.flag = Ref(FLAGS_profile)}},
+     "",
      RunTrain});
 
 }  // namespace

@@ -17,29 +17,34 @@
 #include "ndarray/random.h"
 #include "tools/mxnet/cli.h"
 
+ABSL_FLAG(std::string, save_params, "",
+          "also write the weights to this file in save_parameters format (structured names)");
+ABSL_FLAG(std::string, init, "uniform",
+          "initializer: uniform (Uniform(0.07) like net.initialize()), xavier, normal, msraprelu, "
+          "..., or JSON like '[\"xavier\", {\"magnitude\": 2}]'");
+ABSL_FLAG(int64_t, iters, 20, "timed forwards");
+ABSL_FLAG(int64_t, warmup, 3, "untimed forwards before timing");
+
 namespace mxnet::cli {
 namespace {
 
 namespace vision = gluon::model_zoo::vision;
 
-// The --model value if it names a model-zoo net (case-insensitive, like get_model). Errors:
-// kInvalidArgument "--model is required" when absent, or one line listing the valid names.
-absl::StatusOr<std::string> ModelName(const Args& a, const std::string& command) {
-  if (!a.has("model"))
-    return absl::InvalidArgumentError(
-        StrCat("--model is required (see mxnet ", command, " --help)"));
-  std::string name = AsciiToLower(a.get("model"));
+// The --model value (required by these commands) if it names a model-zoo net (case-insensitive,
+// like get_model). Errors: kInvalidArgument, one line listing the valid names.
+absl::StatusOr<std::string> ModelName() {
+  const std::string model = absl::GetFlag(FLAGS_model);
+  std::string name = AsciiToLower(model);
   std::vector<std::string> names = vision::model_names();
   if (std::find(names.begin(), names.end(), name) == names.end())
-    return absl::InvalidArgumentError(StrCat("unknown --model '", a.get("model"),
-                                             "' (model-zoo names: ", StrJoin(names, ", "), ")"));
+    return absl::InvalidArgumentError(
+        StrCat("unknown --model '", model, "' (model-zoo names: ", StrJoin(names, ", "), ")"));
   return name;
 }
 
 // The model-zoo net `name` with --classes outputs (default 1000; must be >= 1). Not initialized.
-absl::StatusOr<std::shared_ptr<gluon::HybridBlock>> BuildModel(const Args& a,
-                                                               const std::string& name) {
-  MX_ASSIGN_OR_RETURN(int64_t classes, a.get_int("classes", 1000));
+absl::StatusOr<std::shared_ptr<gluon::HybridBlock>> BuildModel(const std::string& name) {
+  const int64_t classes = absl::GetFlag(FLAGS_classes);
   if (classes < 1)
     return absl::InvalidArgumentError(StrCat("--classes must be >= 1, got ", classes));
   std::shared_ptr<gluon::HybridBlock> net;
@@ -50,12 +55,12 @@ absl::StatusOr<std::shared_ptr<gluon::HybridBlock>> BuildModel(const Args& a,
 // --input-shape "N,C,H,W" (four positive integers, NCHW layout). Default when absent:
 // (batch, 3, S, S) with S = vision::input_size(name) (299 for inceptionv3, else 224). Errors:
 // kInvalidArgument naming the text.
-absl::StatusOr<Shape> InputShape(const Args& a, const std::string& name, int64_t batch = 1) {
-  if (!a.has("input-shape")) {
+absl::StatusOr<Shape> InputShape(const std::string& name, int64_t batch = 1) {
+  if (!Given(FLAGS_input_shape)) {
     const int64_t s = vision::input_size(name);
     return Shape{batch, 3, s, s};
   }
-  const std::string text = a.get("input-shape");  // the split views must not outlive it
+  const std::string text = absl::GetFlag(FLAGS_input_shape);  // the split views must not outlive it
   const absl::Status bad = absl::InvalidArgumentError(
       StrCat("--input-shape must be four positive integers N,C,H,W (NCHW), got '", text, "'"));
   std::vector<int64_t> dims;
@@ -71,9 +76,10 @@ absl::StatusOr<Shape> InputShape(const Args& a, const std::string& name, int64_t
 // The initializer --init names (MXNet's names: "uniform", "xavier", "normal", "msraprelu", ..., or
 // a JSON spec like '["xavier", {"factor_type": "in", "magnitude": 2}]'); default "uniform",
 // Uniform(0.07) like MXNet's net.initialize(). Errors: kInvalidArgument listing the known names.
-absl::StatusOr<gluon::InitializerPtr> Initializer(const Args& a) {
+absl::StatusOr<gluon::InitializerPtr> Initializer() {
   gluon::InitializerPtr init;
-  MX_RETURN_IF_ERROR(StatusFromCall([&] { init = gluon::init::Create(a.get("init", "uniform")); }));
+  MX_RETURN_IF_ERROR(
+      StatusFromCall([&] { init = gluon::init::Create(absl::GetFlag(FLAGS_init)); }));
   return init;
 }
 
@@ -84,11 +90,10 @@ absl::StatusOr<gluon::InitializerPtr> Initializer(const Args& a) {
 // summary table: one row per layer (type-index, output shape, parameter count), then the total,
 // trainable and non-trainable (BatchNorm running statistics) parameter counts. Errors: unknown
 // model, bad shape, or the forward's error (e.g. an input too small for the net).
-absl::Status RunSummary(const std::vector<std::string>& argv) {
-  MX_ASSIGN_OR_RETURN(Args a, Args::Parse(argv, {"model", "input-shape", "classes"}, {}));
-  MX_ASSIGN_OR_RETURN(std::string name, ModelName(a, "summary"));
-  MX_ASSIGN_OR_RETURN(Shape shape, InputShape(a, name));
-  MX_ASSIGN_OR_RETURN(auto net, BuildModel(a, name));
+absl::Status RunSummary(const std::vector<std::string>&) {
+  MX_ASSIGN_OR_RETURN(std::string name, ModelName());
+  MX_ASSIGN_OR_RETURN(Shape shape, InputShape(name));
+  MX_ASSIGN_OR_RETURN(auto net, BuildModel(name));
   std::string table;
   MX_RETURN_IF_ERROR(StatusFromCall([&] {
     net->initialize();
@@ -118,26 +123,21 @@ absl::Status CheckOutputDir(const std::string& flag, const std::string& path) {
 // weights in save_parameters format (structured names). Prints the written paths. Errors: unknown
 // model or --init, a missing output directory, a --params file that does not fit the net, write
 // failures.
-absl::Status RunExport(const std::vector<std::string>& argv) {
-  MX_ASSIGN_OR_RETURN(Args a, Args::Parse(argv,
-                                          {"model", "out", "input-shape", "classes", "params",
-                                           "save-params", "seed", "init", "device"},
-                                          {}));
-  MX_ASSIGN_OR_RETURN(std::string name, ModelName(a, "export"));
-  if (!a.has("out"))
-    return absl::InvalidArgumentError("--out is required (see mxnet export --help)");
-  const std::string prefix = a.get("out");
+absl::Status RunExport(const std::vector<std::string>&) {
+  MX_ASSIGN_OR_RETURN(std::string name, ModelName());
+  const std::string prefix = absl::GetFlag(FLAGS_out);
+  const std::string save_params = absl::GetFlag(FLAGS_save_params);
   MX_RETURN_IF_ERROR(CheckOutputDir("out", prefix));
-  if (a.has("save-params")) MX_RETURN_IF_ERROR(CheckOutputDir("save-params", a.get("save-params")));
-  MX_ASSIGN_OR_RETURN(Shape shape, InputShape(a, name));
-  MX_ASSIGN_OR_RETURN(int64_t seed, a.get_int("seed", 0));
-  MX_ASSIGN_OR_RETURN(Device dev, ParseDevice(a.get("device", "cpu")));
-  MX_ASSIGN_OR_RETURN(gluon::InitializerPtr init, Initializer(a));
-  MX_ASSIGN_OR_RETURN(auto net, BuildModel(a, name));
-  if (a.has("params")) {
+  if (Given(FLAGS_save_params)) MX_RETURN_IF_ERROR(CheckOutputDir("save-params", save_params));
+  MX_ASSIGN_OR_RETURN(Shape shape, InputShape(name));
+  const int64_t seed = absl::GetFlag(FLAGS_seed);
+  MX_ASSIGN_OR_RETURN(Device dev, ParseDevice(absl::GetFlag(FLAGS_device)));
+  MX_ASSIGN_OR_RETURN(gluon::InitializerPtr init, Initializer());
+  MX_ASSIGN_OR_RETURN(auto net, BuildModel(name));
+  if (Given(FLAGS_params)) {
     gluon::LoadParametersOptions lo;
     lo.devices = {dev};
-    MX_RETURN_IF_ERROR(net->load_parameters(a.get("params"), lo));
+    MX_RETURN_IF_ERROR(net->load_parameters(absl::GetFlag(FLAGS_params), lo));
   } else {
     random::seed(static_cast<uint64_t>(seed));
     MX_RETURN_IF_ERROR(StatusFromCall([&] { net->initialize(init, {dev}); }));
@@ -149,9 +149,9 @@ absl::Status RunExport(const std::vector<std::string>& argv) {
   MX_RETURN_IF_ERROR(net->export_model(prefix, 0));
   std::cout << "exported " << name << " (input " << shape.ToString() << ") to:\n  " << prefix
             << "-symbol.json\n  " << prefix << "-0000.params\n";
-  if (a.has("save-params")) {
-    MX_RETURN_IF_ERROR(net->save_parameters(a.get("save-params")));
-    std::cout << "  " << a.get("save-params") << " (save_parameters format)\n";
+  if (Given(FLAGS_save_params)) {
+    MX_RETURN_IF_ERROR(net->save_parameters(save_params));
+    std::cout << "  " << save_params << " (save_parameters format)\n";
   }
   return absl::OkStatus();
 }
@@ -174,29 +174,24 @@ double Quantile(const std::vector<double>& v, double q) {
 // and static_shape. Prints the median / p10 / p90 milliseconds per batch and the throughput in
 // images/s from the median. Errors: unknown model, --batch-size or --iters < 1,
 // --warmup < 0, a forward's error.
-absl::Status RunBenchmark(const std::vector<std::string>& argv) {
-  MX_ASSIGN_OR_RETURN(Args a, Args::Parse(argv,
-                                          {"model", "batch-size", "iters", "warmup", "input-shape",
-                                           "classes", "device"},
-                                          {"hybridize"}));
-  MX_ASSIGN_OR_RETURN(std::string name, ModelName(a, "benchmark"));
-  MX_ASSIGN_OR_RETURN(int64_t batch, a.get_int("batch-size", 1));
-  MX_ASSIGN_OR_RETURN(int64_t iters, a.get_int("iters", 20));
-  MX_ASSIGN_OR_RETURN(int64_t warmup, a.get_int("warmup", 3));
+absl::Status RunBenchmark(const std::vector<std::string>&) {
+  MX_ASSIGN_OR_RETURN(std::string name, ModelName());
+  int64_t batch = absl::GetFlag(FLAGS_batch_size);
+  const int64_t iters = absl::GetFlag(FLAGS_iters), warmup = absl::GetFlag(FLAGS_warmup);
   if (batch < 1)
     return absl::InvalidArgumentError(StrCat("--batch-size must be >= 1, got ", batch));
   if (iters < 1) return absl::InvalidArgumentError(StrCat("--iters must be >= 1, got ", iters));
   if (warmup < 0) return absl::InvalidArgumentError(StrCat("--warmup must be >= 0, got ", warmup));
-  MX_ASSIGN_OR_RETURN(Shape shape, InputShape(a, name, batch));
-  if (a.has("input-shape")) {
-    if (a.has("batch-size") && shape[0] != batch)
+  MX_ASSIGN_OR_RETURN(Shape shape, InputShape(name, batch));
+  if (Given(FLAGS_input_shape)) {
+    if (Given(FLAGS_batch_size) && shape[0] != batch)
       return absl::InvalidArgumentError(
           StrCat("--input-shape batch ", shape[0], " differs from --batch-size ", batch));
     batch = shape[0];
   }
-  MX_ASSIGN_OR_RETURN(Device dev, ParseDevice(a.get("device", "cpu")));
-  const bool hybrid = a.get("hybridize", "true") != "false";
-  MX_ASSIGN_OR_RETURN(auto net, BuildModel(a, name));
+  MX_ASSIGN_OR_RETURN(Device dev, ParseDevice(absl::GetFlag(FLAGS_device)));
+  const bool hybrid = absl::GetFlag(FLAGS_hybridize);
+  MX_ASSIGN_OR_RETURN(auto net, BuildModel(name));
   std::vector<double> ms;
   MX_RETURN_IF_ERROR(StatusFromCall([&] {
     net->initialize(nullptr, {dev});
@@ -223,19 +218,28 @@ absl::Status RunBenchmark(const std::vector<std::string>& argv) {
   return absl::OkStatus();
 }
 
+constexpr const char* kModelHelp =
+    "model-zoo name: resnet18_v1, mobilenet0.25, inceptionv3, ... (MXNet's "
+    "gluon.model_zoo.vision names)";
+
 const int kSummary = RegisterCommand(
-    {"summary", "print a model-zoo net's layers, output shapes and parameter counts",
+    {"summary",
+     "print a model-zoo net's layers, output shapes and parameter counts",
      "usage: mxnet summary --model NAME [--input-shape 1,3,224,224] [--classes 1000]\n\n"
      "Builds the model-zoo net NAME (resnet18_v1, mobilenet0.25, inceptionv3, ...; MXNet's\n"
      "gluon.model_zoo.vision names), initializes it, runs one forward on zeros of --input-shape\n"
      "(N,C,H,W; default 1,3,224,224, 1,3,299,299 for inceptionv3) and prints MXNet's summary\n"
      "table: each layer's output shape and parameter count, then the total, trainable and\n"
-     "non-trainable (BatchNorm running statistics) parameter counts. --classes: outputs of the\n"
-     "last layer.\n",
+     "non-trainable (BatchNorm running statistics) parameter counts.\n",
+     {{.flag = Ref(FLAGS_model), .help = kModelHelp, .required = true},
+      {.flag = Ref(FLAGS_input_shape)},
+      {.flag = Ref(FLAGS_classes)}},
+     "",
      RunSummary});
 
 const int kExport = RegisterCommand(
-    {"export", "write a model-zoo net as PREFIX-symbol.json + PREFIX-0000.params",
+    {"export",
+     "write a model-zoo net as PREFIX-symbol.json + PREFIX-0000.params",
      "usage: mxnet export --model NAME --out PREFIX [--input-shape 1,3,224,224] [--classes 1000]\n"
      "                    [--params F] [--save-params F] [--seed 0] [--init uniform]\n"
      "                    [--device cpu]\n\n"
@@ -245,13 +249,26 @@ const int kExport = RegisterCommand(
      "inceptionv3) and writes PREFIX-symbol.json and PREFIX-0000.params like MXNet's\n"
      "HybridBlock.export (input 'data'; loadable by SymbolBlock.imports, `mxnet predict` and\n"
      "`mxnet classify --symbol`). --save-params F also writes the weights in save_parameters\n"
-     "format (for `mxnet classify --model` and net.load_parameters). --init: an MXNet\n"
-     "initializer (default uniform, Uniform(0.07) like net.initialize(); xavier, normal,\n"
-     "msraprelu, ..., or JSON like '[\"xavier\", {\"magnitude\": 2}]').\n",
+     "format (for `mxnet classify --model` and net.load_parameters).\n",
+     {{.flag = Ref(FLAGS_model), .help = kModelHelp, .required = true},
+      {.flag = Ref(FLAGS_out),
+       .help = "PREFIX: writes PREFIX-symbol.json and PREFIX-0000.params",
+       .required = true},
+      {.flag = Ref(FLAGS_input_shape)},
+      {.flag = Ref(FLAGS_classes)},
+      {.flag = Ref(FLAGS_params),
+       .help = "load these weights (a save_parameters or export file of the same architecture) "
+               "instead of initializing"},
+      {.flag = Ref(FLAGS_save_params)},
+      {.flag = Ref(FLAGS_seed), .help = "seed of the random initial weights", .default_value = "0"},
+      {.flag = Ref(FLAGS_init)},
+      {.flag = Ref(FLAGS_device)}},
+     "",
      RunExport});
 
 const int kBenchmark = RegisterCommand(
-    {"benchmark", "inference latency and throughput of a model-zoo net",
+    {"benchmark",
+     "inference latency and throughput of a model-zoo net",
      "usage: mxnet benchmark --model NAME [--batch-size 1] [--hybridize|--nohybridize]\n"
      "                       [--iters 20] [--warmup 3] [--input-shape N,C,H,W]\n"
      "                       [--classes 1000] [--device cpu]\n\n"
@@ -260,6 +277,17 @@ const int kBenchmark = RegisterCommand(
      "--batch-size), each waited for with wait_to_read, and prints the median, p10 and p90\n"
      "milliseconds per batch and images/s from the median. --hybridize (the default) runs the\n"
      "cached graph with static_alloc/static_shape; --nohybridize runs imperatively.\n",
+     {{.flag = Ref(FLAGS_model), .help = kModelHelp, .required = true},
+      {.flag = Ref(FLAGS_batch_size), .help = "images per forward", .default_value = "1"},
+      {.flag = Ref(FLAGS_hybridize)},
+      {.flag = Ref(FLAGS_iters)},
+      {.flag = Ref(FLAGS_warmup)},
+      {.flag = Ref(FLAGS_input_shape),
+       .help = "input shape N,C,H,W (NCHW; N must equal --batch-size when both are given; "
+               "default: batch-size,3,224,224, 299x299 for inceptionv3)"},
+      {.flag = Ref(FLAGS_classes)},
+      {.flag = Ref(FLAGS_device)}},
+     "",
      RunBenchmark});
 
 }  // namespace

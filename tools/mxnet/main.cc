@@ -20,10 +20,13 @@ int main(int argc, char** argv) {
   }
   auto usage = [] {
     std::string s = "usage: mxnet <command> [flags]\n\ncommands:\n";
-    for (const auto& [name, c] : Commands()) s += "  " + name + std::string(12 - std::min<size_t>(name.size(), 11), ' ') + c.summary + "\n";
+    for (const auto& [name, c] : Commands())
+      s +=
+          "  " + name + std::string(12 - std::min<size_t>(name.size(), 11), ' ') + c.summary + "\n";
     return s + "\nRun 'mxnet <command> --help' for the flags of a command.\n";
   };
-  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" || std::string(argv[1]) == "help") {
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
+      std::string(argv[1]) == "help") {
     std::cout << usage();
     return argc < 2 ? 2 : 0;
   }
@@ -32,15 +35,17 @@ int main(int argc, char** argv) {
     std::cerr << "mxnet: error: unknown command '" << argv[1] << "'\n" << usage();
     return 2;
   }
-  std::vector<std::string> args(argv + 2, argv + argc);
-  for (const auto& a : args)
-    if (a == "--help" || a == "-h") {
-      std::cout << it->second.usage;
-      return 0;
-    }
+  const mxnet::cli::Command& command = it->second;
   absl::Status st;
   try {
-    st = it->second.run(args);
+    bool help = false;
+    auto plain =
+        mxnet::cli::ParseFlags(command, std::vector<std::string>(argv + 2, argv + argc), &help);
+    if (help) {
+      std::cout << mxnet::cli::Help(command);
+      return 0;
+    }
+    st = plain.ok() ? command.run(*plain) : plain.status();
   } catch (...) {
     st = mxnet::StatusFromCurrentException();
   }
@@ -49,7 +54,7 @@ int main(int argc, char** argv) {
     for (char& c : msg)
       if (c == '\n' || c == '\t') c = ' ';
     std::cerr << "mxnet " << argv[1] << ": error: " << msg << "\n";
-    return st.code() == absl::StatusCode::kInvalidArgument && msg.rfind("unknown flag", 0) == 0 ? 2 : 1;
+    return 1;
   }
   return 0;
 }
