@@ -10,6 +10,7 @@
 #include "ndarray/ops/elemwise_api.h"
 #include "ndarray/ops/nn_api.h"
 #include "ndarray/ops/nn_extra_api.h"
+#include "ndarray/ops/nn_rnn_api.h"
 #include "ndarray/ops/optim_api.h"
 #include "ndarray/ops/optim_multi_api.h"
 #include "ndarray/ops/reduce_api.h"
