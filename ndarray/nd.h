@@ -7,6 +7,7 @@
 #include "ndarray/op.h"
 #include "ndarray/ops/basic_api.h"
 #include "ndarray/ops/conv_api.h"
+#include "ndarray/ops/conv_spatial_api.h"
 #include "ndarray/ops/elemwise_api.h"
 #include "ndarray/ops/nn_api.h"
 #include "ndarray/ops/nn_extra_api.h"

@@ -9,6 +9,11 @@ Each case runs the op imperatively with autograd on small float32 inputs and rec
 the output, the head gradient (ograd) and the gradient of every input. conv_test.cc replays the
 cases with our reference kernels (float64) and the default dispatch (float32, oneDNN where it
 applies) and compares.
+The "spatial" group (GridGenerator, BilinearSampler, SpatialTransformer, ROIPooling,
+_contrib_ROIAlign, Crop, _contrib_AdaptiveAvgPooling2D, _contrib_BilinearResize2D, im2col,
+col2im, Correlation) is replayed by conv_spatial_test.cc; its rois and sampling grids are fixed
+or constructed inputs (case(make=...)), and MXNet's zero gradients of rois and of the
+crop_like/like inputs are recorded like any other gradient.
 
 MXNet is run twice, in one subprocess per case: with its oneDNN (MKLDNN) kernels (the default,
 what users get) and with MXNET_MKLDNN_ENABLED=0 (its native CPU kernels, src/operator/nn/pool.h
@@ -42,9 +47,10 @@ OUT_DIR = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__
 
 
 def case(group, name, op, attrs, shapes, lo=-1.0, hi=1.0, distinct=False, to_layout=None,
-         mx_attrs=None):
+         mx_attrs=None, make=None):
+    """make(rng, shapes) -> {input index: array}: inputs not drawn at random (rois, grids)."""
     return dict(group=group, name=name, op=op, attrs=attrs, shapes=shapes, lo=lo, hi=hi,
-                distinct=distinct, to_layout=to_layout, mx_attrs=mx_attrs or {})
+                distinct=distinct, to_layout=to_layout, mx_attrs=mx_attrs or {}, make=make)
 
 
 def conv(name, attrs, shapes, **kw):
@@ -180,6 +186,116 @@ CASES = [
          [(1, 2, 3, 3), (2, 1, 4, 4)]),
 ]
 
+# ---- Spatial sampling and region ops (group "spatial"). Sampling points are kept off pixel
+# lines (fractional parts in [0.15, 0.85]) so that float32 (MXNet) and float64 (ours) pick the
+# same neighbours and the grid gradients are compared away from kinks. ----
+
+def spatial(name, op, attrs, shapes, **kw):
+    return case("spatial", name, op, attrs, shapes, **kw)
+
+
+def off_grid_coords(rng, size, k):
+    """Normalized coordinates in [-1, 1] whose source positions (c + 1)(size - 1)/2 lie
+    strictly between pixels (some within one pixel outside the image)."""
+    real = rng.randint(-1, size, k) + rng.uniform(0.15, 0.85, k)
+    return np.round(2.0 * real / (size - 1) - 1.0, 4)
+
+
+def sampler_grid(rng, shapes):
+    (n, _, h, w), (_, _, oh, ow) = shapes
+    gx = off_grid_coords(rng, w, n * oh * ow).reshape(n, 1, oh, ow)
+    gy = off_grid_coords(rng, h, n * oh * ow).reshape(n, 1, oh, ow)
+    return {1: np.concatenate([gx, gy], axis=1)}
+
+
+def st_loc(target):
+    """Affine parameters near identity whose sampling points all lie off pixel lines."""
+    def make(rng, shapes):
+        (n, _, h, w), _ = shapes
+        oh, ow = target
+        xs, ys = np.meshgrid(-1 + np.arange(ow) * 2.0 / (ow - 1),
+                             -1 + np.arange(oh) * 2.0 / (oh - 1))
+        while True:
+            loc = np.round(np.array([0.8, 0.1, 0.05, -0.1, 0.75, 0.02]) +
+                           rng.uniform(-0.15, 0.15, (n, 6)), 3)
+            fx = (loc[:, 0, None, None] * xs + loc[:, 1, None, None] * ys + loc[:, 2, None, None]
+                  + 1) * (w - 1) / 2
+            fy = (loc[:, 3, None, None] * xs + loc[:, 4, None, None] * ys + loc[:, 5, None, None]
+                  + 1) * (h - 1) / 2
+            f = np.concatenate([fx.ravel(), fy.ravel()])
+            if np.min(np.abs(f - np.round(f))) > 0.05:
+                return {1: loc}
+    return make
+
+
+def fixed(index, rows):
+    return lambda rng, shapes: {index: np.array(rows)}
+
+
+CASES += [
+    spatial("gridgen_affine", "GridGenerator",
+            {"transform_type": "affine", "target_shape": "(4, 5)"}, [(2, 6)]),
+    spatial("gridgen_warp", "GridGenerator", {"transform_type": "warp"}, [(2, 2, 3, 4)]),
+    spatial("bilinear_sampler", "BilinearSampler", {}, [(2, 3, 4, 5), (2, 2, 3, 4)],
+            make=sampler_grid),
+    spatial("spatial_transformer", "SpatialTransformer",
+            {"target_shape": "(4, 5)", "transform_type": "affine", "sampler_type": "bilinear"},
+            [(2, 3, 6, 7), (2, 6)], make=st_loc((4, 5))),
+    # Rows: inside, partly outside (clipped), batch index out of range (zeros).
+    spatial("roi_pooling", "ROIPooling", {"pooled_size": "(2, 3)", "spatial_scale": "0.5"},
+            [(2, 3, 8, 8), (4, 5)], distinct=True,
+            make=fixed(1, [[0, 1.2, 2.6, 9.8, 12.2], [1, 4.2, 0.6, 11.4, 7.4],
+                           [1, -2.2, 3.4, 6.2, 16.6], [5, 0.0, 0.0, 4.2, 4.2]])),
+    spatial("roi_align", "_contrib_ROIAlign",
+            {"pooled_size": "(2, 2)", "spatial_scale": "0.5", "sample_ratio": "2"},
+            [(2, 3, 6, 6), (3, 5)],
+            make=fixed(1, [[0, 1.3, 2.1, 9.7, 8.9], [1, 3.3, 0.7, 11.1, 10.3],
+                           [0, -1.7, 4.2, 5.1, 13.9]])),
+    spatial("roi_align_adaptive_aligned", "_contrib_ROIAlign",
+            {"pooled_size": "(3, 2)", "spatial_scale": "0.25", "aligned": "True"},
+            [(1, 2, 7, 6), (2, 5)],
+            make=fixed(1, [[0, 2.3, 1.1, 17.7, 25.3], [0, 5.9, 6.3, 14.1, 11.7]])),
+    spatial("roi_align_position_sensitive", "_contrib_ROIAlign",
+            {"pooled_size": "(2, 2)", "spatial_scale": "1.0", "sample_ratio": "1",
+             "position_sensitive": "True"},
+            [(1, 8, 5, 5), (2, 5)],
+            make=fixed(1, [[0, 0.3, 0.6, 3.7, 3.1], [0, 1.2, 0.2, 4.6, 4.3]])),
+    spatial("crop_hw_offset", "Crop", {"num_args": "1", "h_w": "(3, 4)", "offset": "(1, 2)"},
+            [(2, 3, 6, 7)]),
+    spatial("crop_like_center", "Crop", {"num_args": "2", "center_crop": "True"},
+            [(1, 2, 7, 6), (1, 1, 4, 3)]),
+    spatial("adaptive_avg_3x2", "_contrib_AdaptiveAvgPooling2D", {"output_size": "(3, 2)"},
+            [(2, 3, 7, 5)]),
+    spatial("adaptive_avg_4", "_contrib_AdaptiveAvgPooling2D", {"output_size": "(4,)"},
+            [(1, 2, 5, 6)]),
+    spatial("adaptive_avg_global", "_contrib_AdaptiveAvgPooling2D", {}, [(2, 2, 3, 4)]),
+    spatial("resize_size_align", "_contrib_BilinearResize2D", {"height": "5", "width": "7"},
+            [(1, 2, 3, 4)]),
+    spatial("resize_size_down", "_contrib_BilinearResize2D",
+            {"height": "2", "width": "3", "align_corners": "False"}, [(2, 2, 5, 7)]),
+    spatial("resize_scale_noalign", "_contrib_BilinearResize2D",
+            {"scale_height": "1.5", "scale_width": "2.0", "align_corners": "False"},
+            [(1, 2, 4, 3)]),
+    spatial("resize_like", "_contrib_BilinearResize2D", {"mode": "like"},
+            [(1, 2, 3, 4), (1, 1, 6, 5)]),
+    spatial("resize_to_odd_up", "_contrib_BilinearResize2D", {"mode": "to_odd_up"},
+            [(1, 1, 4, 5)]),
+    spatial("im2col", "im2col",
+            {"kernel": "(3, 3)", "stride": "(2, 1)", "dilate": "(1, 2)", "pad": "(1, 1)"},
+            [(2, 2, 5, 6)]),
+    spatial("col2im", "col2im",
+            {"output_size": "(5, 6)", "kernel": "(3, 3)", "stride": "(2, 1)", "dilate": "(1, 2)",
+             "pad": "(1, 1)"},
+            [(2, 18, 12)]),
+    spatial("correlation_multiply", "Correlation",
+            {"kernel_size": "3", "max_displacement": "2", "stride2": "2", "pad_size": "2"},
+            [(1, 2, 5, 6), (1, 2, 5, 6)]),
+    spatial("correlation_subtract", "Correlation",
+            {"kernel_size": "1", "max_displacement": "1", "stride1": "2", "pad_size": "1",
+             "is_multiply": "False"},
+            [(2, 3, 5, 4), (2, 3, 5, 4)]),
+]
+
 # Channels-first -> channels-last permutations of activations and weights.
 TO_LAST = {3: (0, 2, 1), 4: (0, 2, 3, 1), 5: (0, 2, 3, 4, 1)}
 TO_FIRST = {3: (0, 2, 1), 4: (0, 3, 1, 2), 5: (0, 4, 1, 2, 3)}
@@ -196,7 +312,18 @@ def inputs_of(c):
         else:
             v = np.round(rng.uniform(c["lo"], c["hi"], n), 3)
         arrays.append(v.reshape(shape))
+    if c.get("make"):
+        for i, a in c["make"](np.random.RandomState(zlib.crc32(c["name"].encode()) + 2),
+                              c["shapes"]).items():
+            arrays[i] = np.asarray(a, dtype=np.float64).reshape(c["shapes"][i])
     return arrays
+
+
+def mx_op(mx, name):
+    """mx.nd.X, or mx.nd.contrib.X for _contrib_X."""
+    if name.startswith("_contrib_"):
+        return getattr(mx.nd.contrib, name[len("_contrib_"):])
+    return getattr(mx.nd, name)
 
 
 def run_mxnet(c):
@@ -211,7 +338,7 @@ def run_mxnet(c):
     for x in nds:
         x.attach_grad()
     with mx.autograd.record():
-        y = getattr(mx.nd, c["op"])(*nds, **attrs)
+        y = mx_op(mx, c["op"])(*nds, **attrs)
     rng = np.random.RandomState(zlib.crc32(c["name"].encode()) + 1)
     ograd = np.round(rng.uniform(-1, 1, y.shape), 3)
     y.backward(mx.nd.array(ograd, dtype="float32"))
