@@ -443,11 +443,11 @@ def op_jobs(refs):
         else:
             add("shape", "refs", name, c,
                 lambda w, op, grad: (1e-5, 1e-6) if grad else (1e-6, 1e-7), grad_dtype=False)
-    for f in ["conv", "fc", "pool", "upsampling"]:
+    for f in ["conv", "fc", "pool", "upsampling", "spatial"]:
         for c in load_json(os.path.join(refs, "conv", f + ".json"))["cases"]:
             c = dict(c, outputs=[c["output"]], head_grads=[c["ograd"]])
             add("conv", f, c["name"], c, lambda w, op, grad: (1e-4, 1e-5), dtype=False, grad_dtype=False)
-    for f in ["norm", "act", "softmax", "loss"]:
+    for f in ["norm", "act", "softmax", "loss", "extra", "rnn"]:
         for c in load_json(os.path.join(refs, "nn", f + ".json"))["cases"]:
             f32 = any(j.get("dtype") == "float32" for j in c["inputs"])
 

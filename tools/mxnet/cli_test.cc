@@ -131,6 +131,28 @@ TEST(Cli, TrainShortRunExportsAModel) {
   EXPECT_NE(bad.output.find("unknown --model 'nosuchnet'"), std::string::npos) << bad.output;
 }
 
+// --model takes model-zoo names whose net accepts 28x28 input (resnet18_v1: 7x7/2 conv, 3x3/2 pool,
+// global pooling); vgg11's 2x2 pools shrink 28x28 below 1x1 and are refused with the reason.
+TEST(Cli, TrainModelZooNet) {
+  std::string out = Tmp("train_zoo");
+  Result r = RunTool("train --model resnet18_v1 --epochs 1 --limit 600 --workers 0 --out " + out);
+  if (r.output.find("fashion-mnist") != std::string::npos && r.code != 0) GTEST_SKIP() << r.output;
+  ASSERT_EQ(r.code, 0) << r.output;
+  auto params = nd::load(out + "/model-0000.params");
+  ASSERT_TRUE(params.ok()) << params.status();
+  const NDArray* dense = params->find("arg:output.weight");
+  const NDArray* conv = params->find("arg:features.0.weight");
+  ASSERT_TRUE(dense && conv) << r.output;
+  EXPECT_EQ(dense->shape(), (Shape{10, 512}));       // classes = 10
+  EXPECT_EQ(conv->shape(), (Shape{64, 1, 7, 7}));    // one input channel
+  Result bad = RunTool("train --model vgg11 --limit 100 --out " + out);
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.output.find("--model vgg11 does not fit Fashion-MNIST's 1x28x28 images: Pooling"),
+            std::string::npos)
+      << bad.output;
+  EXPECT_EQ(std::count(bad.output.begin(), bad.output.end(), '\n'), 1) << bad.output;
+}
+
 TEST(Cli, BadInputGivesOneClearErrorLine) {
   std::string m = SharedModels();
   if (m.empty()) GTEST_SKIP() << "../shared/data/models not found";

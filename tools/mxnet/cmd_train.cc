@@ -21,6 +21,7 @@
 #include "gluon/training/lr_scheduler.h"
 #include "gluon/training/metric.h"
 #include "gluon/training/trainer.h"
+#include "modelzoo/vision.h"
 #include "ndarray/nd.h"
 #include "ndarray/random.h"
 #include "tools/mxnet/cli.h"
@@ -224,6 +225,34 @@ class ThreadTuner {
   std::string last_probe_;
 };
 
+// The net for --model: lenet, resnet20, or a model-zoo name (10 classes; the net must accept
+// Fashion-MNIST's (N, 1, 28, 28) input, checked with one forward pass), Xavier-initialized on dev.
+absl::StatusOr<std::shared_ptr<gluon::HybridBlock>> MakeNet(const std::string& model, Device dev) {
+  std::shared_ptr<gluon::HybridBlock> net;
+  if (model == "lenet") {
+    net = LeNet();
+  } else if (model == "resnet20") {
+    net = ResNet20();
+  } else {
+    try {
+      net = gluon::model_zoo::vision::get_model(model, {.classes = 10});
+    } catch (const Error&) {
+      return absl::InvalidArgumentError(
+          StrCat("unknown --model '", model, "' (lenet, resnet20 or a model-zoo name: ",
+                 StrJoin(gluon::model_zoo::vision::model_names(), ", "), ")"));
+    }
+  }
+  net->initialize(gluon::init::Xavier(), {dev});
+  try {
+    (*net)(NDArray::Full(Shape{1, 1, 28, 28}, 0.0, dev));
+  } catch (const Error& e) {
+    return absl::InvalidArgumentError(StrCat("--model ", model,
+                                             " does not fit Fashion-MNIST's 1x28x28 images: ",
+                                             e.what()));
+  }
+  return net;
+}
+
 constexpr double kDefaultSgdLr = 0.1;  // --lr when --optimizer sgd and no --lr
 
 std::string Bar(double frac) {
@@ -263,14 +292,7 @@ absl::Status RunTrain(const std::vector<std::string>&) {
                           test = test_raw->transform_first(fn);
   if (limit > 0) train = train->take(limit), test = test->take(std::max<int64_t>(limit / 6, 1));
 
-  std::shared_ptr<nn::HybridSequential> net;
-  if (model == "lenet")
-    net = LeNet();
-  else if (model == "resnet20")
-    net = ResNet20();
-  else
-    return absl::InvalidArgumentError(StrCat("unknown --model '", model, "' (lenet, resnet20)"));
-  net->initialize(gluon::init::Xavier(), {dev});
+  MX_ASSIGN_OR_RETURN(std::shared_ptr<gluon::HybridBlock> net, MakeNet(model, dev));
   if (hybrid) net->hybridize(true, {.static_alloc = true, .static_shape = true});
   gluon::Kwargs opt_kw{{"learning_rate", lr}, {"wd", wd}};
   if (schedule == "cosine") {  // from lr down to 0 over the whole run (one update per batch)
@@ -398,7 +420,9 @@ const int kRegistered = RegisterCommand(
      "lenet (default): conv 5x5 16 pad 2 + relu, max pool 2, conv 5x5 32 + relu, max pool 2,\n"
      "  dense 128 + relu, dense 10 (LeNet-5's layout with ReLU and max pooling); about 91% test\n"
      "  accuracy after the default 5 epochs (90% after 3). resnet20: CIFAR-style ResNet-20 v1.\n",
-     {{.flag = Ref(FLAGS_model), .help = "lenet or resnet20", .default_value = "lenet"},
+     {{.flag = Ref(FLAGS_model),
+       .help = "lenet, resnet20 or a model-zoo name that takes 28x28 input (e.g. resnet18_v1)",
+       .default_value = "lenet"},
       {.flag = Ref(FLAGS_epochs)},
       {.flag = Ref(FLAGS_batch_size), .default_value = "128"},
       {.flag = Ref(FLAGS_optimizer)},
