@@ -364,6 +364,11 @@ absl::Status RunTrain(const std::vector<std::string>&) {
                     (long long)epoch, (long long)epochs, Bar(double(nb) / total).c_str(),
                     100.0 * nb / total, seen / secs, loss_sum / seen, acc.get()[0].second);
         std::fflush(stdout);
+      } else if (!tty && total >= 8 && nb < total && nb * 4 / total != (nb - 1) * 4 / total) {
+        // Not a terminal (log file, pipe): a plain line at 25%, 50% and 75% of the epoch.
+        std::printf("epoch %lld/%lld %3.0f%%: %.0f samples/s, loss %.4f, acc %.4f\n",
+                    (long long)epoch, (long long)epochs, 100.0 * nb / total, seen / secs,
+                    loss_sum / seen, acc.get()[0].second);
       }
     }
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

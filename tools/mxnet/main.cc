@@ -2,6 +2,7 @@
 //   mxnet <command> [flags]      mxnet <command> --help
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -18,6 +19,8 @@ int main(int argc, char** argv) {
     std::cerr << "mxnet: error: cannot enter BUILD_WORKING_DIRECTORY " << wd << "\n";
     return 1;
   }
+  // Progress and per-epoch lines must reach a log file or pipe as they happen, not at exit.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   auto usage = [] {
     std::string s = "usage: mxnet <command> [flags]\n\ncommands:\n";
     for (const auto& [name, c] : Commands())
