@@ -15,6 +15,7 @@
 #include "ndarray/ops/optim_api.h"
 #include "ndarray/ops/optim_multi_api.h"
 #include "ndarray/ops/reduce_api.h"
+#include "ndarray/ops/reduce_contrib_api.h"
 #include "ndarray/ops/reduce_linalg_api.h"
 #include "ndarray/ops/shape_api.h"
 #include "ndarray/ops/shape_misc_api.h"

@@ -431,7 +431,7 @@ def op_jobs(refs):
     for f in ["unary", "binary", "scalar", "misc"]:
         for c in load_json(os.path.join(refs, "elemwise", f + ".json"))["cases"]:
             add("elemwise", f, c["name"], c, tol_elemwise)
-    for f in ["reduce", "dot", "ordering", "indexing"]:
+    for f in ["reduce", "dot", "ordering", "indexing", "linalg", "contrib"]:
         for c in load_json(os.path.join(refs, "reduce", f + ".json"))["cases"]:
             add("reduce", f, c["name"], c, tol_reduce)
     for i, c in enumerate(load_json(os.path.join(refs, "shape", "refs.json"))["cases"]):
