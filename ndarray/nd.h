@@ -18,4 +18,5 @@
 #include "ndarray/ops/reduce_contrib_api.h"
 #include "ndarray/ops/reduce_linalg_api.h"
 #include "ndarray/ops/shape_api.h"
+#include "ndarray/ops/shape_image_api.h"
 #include "ndarray/ops/shape_misc_api.h"

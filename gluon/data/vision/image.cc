@@ -15,6 +15,7 @@
 
 #include "base/error.h"
 #include "base/strings.h"
+#include "ndarray/ops/shape_image_kernels.h"
 #include "ndarray/random.h"
 
 namespace mxnet::gluon::data::vision {
@@ -536,84 +537,6 @@ void CheckColorImage(const NDArray& src, const char* fn) {
   CheckResizableDType(src, fn);
 }
 
-// Applies f(value, index) -> float to every element, saturating for uint8 (clamp, truncate).
-template <typename F>
-NDArray MapPixels(const NDArray& src, F f) {
-  NDArray out(src.shape(), cpu(), src.dtype());
-  const int64_t n = src.size();
-  if (src.dtype() == DType::kUint8) {
-    const uint8_t* s = src.data<uint8_t>();
-    uint8_t* d = out.data<uint8_t>();
-    for (int64_t i = 0; i < n; ++i)
-      d[i] = static_cast<uint8_t>(std::min(std::max(f(static_cast<float>(s[i]), i), 0.f), 255.f));
-  } else {
-    const float* s = src.data<float>();
-    float* d = out.data<float>();
-    for (int64_t i = 0; i < n; ++i) d[i] = f(s[i], i);
-  }
-  return out;
-}
-
-template <typename T>
-double LumaSum(const T* p, int64_t pixels, int64_t C) {
-  double sum = 0;
-  if (C == 3) {
-    for (int64_t l = 0; l < pixels; ++l)
-      sum += 0.299f * p[3 * l] + 0.587f * p[3 * l + 1] + 0.114f * p[3 * l + 2];
-  } else {
-    for (int64_t l = 0; l < pixels; ++l) sum += p[l];
-  }
-  return sum;
-}
-
-void RgbToHls(float r, float g, float b, float* h_out, float* l_out, float* s_out) {
-  r /= 255.f;
-  g /= 255.f;
-  b /= 255.f;
-  const float vmax = std::max({r, g, b}), vmin = std::min({r, g, b});
-  float diff = vmax - vmin;
-  const float l = (vmax + vmin) * 0.5f;
-  float h = 0.f, s = 0.f;
-  if (diff > std::numeric_limits<float>::epsilon()) {
-    s = l < 0.5f ? diff / (vmax + vmin) : diff / (2.0f - vmax - vmin);
-    diff = 60.f / diff;
-    if (vmax == r) {
-      h = (g - b) * diff;
-    } else if (vmax == g) {
-      h = (b - r) * diff + 120.f;
-    } else {
-      h = (r - g) * diff + 240.f;
-    }
-    if (h < 0.f) h += 360.f;
-  }
-  *h_out = h;
-  *l_out = l;
-  *s_out = s;
-}
-
-void HlsToRgb(float h, float l, float s, float* r, float* g, float* b) {
-  // Which of (p2, p1, falling, rising) feeds b, g, r in each 60-degree sector.
-  static constexpr int kSector[6][3] = {{1, 3, 0}, {1, 0, 2}, {3, 0, 1},
-                                        {0, 2, 1}, {0, 1, 3}, {2, 1, 0}};
-  float bb = l, gg = l, rr = l;
-  if (s != 0) {
-    const float p2 = l <= 0.5f ? l * (1 + s) : l + s - l * s;
-    const float p1 = 2 * l - p2;
-    h *= 1.f / 60.f;
-    while (h < 0) h += 6;
-    while (h >= 6) h -= 6;
-    const int sector = std::min(static_cast<int>(h), 5);
-    h -= sector;
-    const float tab[4] = {p2, p1, p1 + (p2 - p1) * (1 - h), p1 + (p2 - p1) * h};
-    bb = tab[kSector[sector][0]];
-    gg = tab[kSector[sector][1]];
-    rr = tab[kSector[sector][2]];
-  }
-  *r = rr * 255.f;
-  *g = gg * 255.f;
-  *b = bb * 255.f;
-}
-
 }  // namespace
 
 absl::StatusOr<Interp> InterpFromInt(int code) {
@@ -722,16 +645,8 @@ NDArray random_size_crop(const NDArray& src, int64_t w, int64_t h, std::pair<dou
 namespace {
 // Reverses axis `axis` of a C-contiguous array.
 NDArray FlipAxis(const NDArray& src, int axis) {
-  const Shape& s = src.shape();
-  NDArray out(s, cpu(), src.dtype());
-  const size_t es = DTypeSize(src.dtype());
-  const int64_t outer = s.ProdRange(0, axis), mid = s[axis];
-  const size_t inner = static_cast<size_t>(s.ProdRange(axis + 1, s.ndim())) * es;
-  const char* in = static_cast<const char*>(src.data_ptr());
-  char* o = static_cast<char*>(out.data_ptr());
-  for (int64_t i = 0; i < outer; ++i)
-    for (int64_t j = 0; j < mid; ++j)
-      std::memcpy(o + (i * mid + j) * inner, in + (i * mid + (mid - 1 - j)) * inner, inner);
+  NDArray out(src.shape(), cpu(), src.dtype());
+  ops::image::Flip(src, out, axis);
   return out;
 }
 }  // namespace
@@ -746,60 +661,39 @@ NDArray flip_top_bottom(const NDArray& src) {
   return FlipAxis(src, src.ndim() == 4 ? 1 : 0);
 }
 
+namespace {
+// Runs a shared color kernel (ndarray/ops/shape_image_kernels.h) into a new array.
+template <typename K>
+NDArray ColorOp(const NDArray& src, const char* fn, K kernel) {
+  CheckColorImage(src, fn);
+  NDArray out(src.shape(), cpu(), src.dtype());
+  kernel(src, out);
+  return out;
+}
+}  // namespace
+
 NDArray adjust_brightness(const NDArray& src, float alpha) {
-  CheckColorImage(src, "adjust_brightness");
-  return MapPixels(src, [alpha](float v, int64_t) { return v * alpha; });
+  return ColorOp(src, "adjust_brightness", [alpha](const NDArray& in, const NDArray& out) {
+    ops::image::AdjustBrightness(in, out, alpha);
+  });
 }
 
 NDArray adjust_contrast(const NDArray& src, float alpha) {
-  CheckColorImage(src, "adjust_contrast");
-  const int64_t pixels = src.shape()[0] * src.shape()[1], C = src.shape()[2];
-  const double sum = src.dtype() == DType::kUint8 ? LumaSum(src.data<uint8_t>(), pixels, C)
-                                                  : LumaSum(src.data<float>(), pixels, C);
-  const float mean = pixels > 0 ? static_cast<float>(sum / static_cast<double>(pixels)) : 0.f;
-  const float beta = (1 - alpha) * mean;
-  return MapPixels(src, [alpha, beta](float v, int64_t) { return v * alpha + beta; });
+  return ColorOp(src, "adjust_contrast", [alpha](const NDArray& in, const NDArray& out) {
+    ops::image::AdjustContrast(in, out, alpha);
+  });
 }
 
 NDArray adjust_saturation(const NDArray& src, float alpha) {
-  CheckColorImage(src, "adjust_saturation");
-  if (src.shape()[2] == 1) return src.copy();
-  const float alpha_o = 1.f - alpha;
-  auto run = [&](const auto* p) {
-    return MapPixels(src, [p, alpha, alpha_o](float v, int64_t i) {
-      const int64_t px = i / 3 * 3;
-      const float gray = 0.299f * p[px] + 0.587f * p[px + 1] + 0.114f * p[px + 2];
-      return gray * alpha_o + v * alpha;
-    });
-  };
-  return src.dtype() == DType::kUint8 ? run(src.data<uint8_t>()) : run(src.data<float>());
+  return ColorOp(src, "adjust_saturation", [alpha](const NDArray& in, const NDArray& out) {
+    ops::image::AdjustSaturation(in, out, alpha);
+  });
 }
 
 NDArray adjust_hue(const NDArray& src, float alpha) {
-  CheckColorImage(src, "adjust_hue");
-  // A zero rotation is the identity (the HLS round trip would truncate some uint8 values).
-  if (src.shape()[2] == 1 || alpha == 0.f) return src.copy();
-  const int64_t pixels = src.shape()[0] * src.shape()[1];
-  NDArray out(src.shape(), cpu(), src.dtype());
-  auto run = [&](const auto* in, auto* o, auto store) {
-    for (int64_t i = 0; i < pixels; ++i) {
-      float h, l, s, r, g, b;
-      RgbToHls(static_cast<float>(in[3 * i]), static_cast<float>(in[3 * i + 1]),
-               static_cast<float>(in[3 * i + 2]), &h, &l, &s);
-      h += alpha * 360.f;
-      HlsToRgb(h, l, s, &r, &g, &b);
-      o[3 * i] = store(r);
-      o[3 * i + 1] = store(g);
-      o[3 * i + 2] = store(b);
-    }
-  };
-  if (src.dtype() == DType::kUint8) {
-    run(src.data<uint8_t>(), out.data<uint8_t>(),
-        [](float v) { return static_cast<uint8_t>(std::min(std::max(v, 0.f), 255.f)); });
-  } else {
-    run(src.data<float>(), out.data<float>(), [](float v) { return v; });
-  }
-  return out;
+  return ColorOp(src, "adjust_hue", [alpha](const NDArray& in, const NDArray& out) {
+    ops::image::AdjustHue(in, out, alpha);
+  });
 }
 
 }  // namespace mxnet::gluon::data::vision

@@ -1,11 +1,11 @@
 #include "gluon/data/vision/transforms.h"
 
 #include <algorithm>
-#include <array>
 #include <random>
 
 #include "base/error.h"
 #include "base/strings.h"
+#include "ndarray/ops/shape_image_kernels.h"
 #include "ndarray/random.h"
 
 namespace mxnet::gluon::data::vision::transforms {
@@ -34,19 +34,6 @@ void CheckRank(const NDArray& x, const char* fn, const char* layouts) {
 bool Coin() {
   random::GeneratorGuard g(cpu());
   return std::bernoulli_distribution(0.5)(g.gen());
-}
-
-template <typename T>
-void NormalizeImpl(const T* in, T* out, int64_t n, int64_t c, int64_t plane,
-                   const std::vector<float>& mean, const std::vector<float>& std) {
-  for (int64_t b = 0; b < n; ++b) {
-    for (int64_t ch = 0; ch < c; ++ch) {
-      const T m = static_cast<T>(mean[mean.size() > 1 ? ch : 0]);
-      const T s = static_cast<T>(std[std.size() > 1 ? ch : 0]);
-      const int64_t off = (b * c + ch) * plane;
-      for (int64_t i = 0; i < plane; ++i) out[off + i] = (in[off + i] - m) / s;
-    }
-  }
 }
 
 }  // namespace
@@ -94,47 +81,8 @@ NDArray ToTensor::Forward(const NDArray& x) const {
   const int64_t n = batch ? x.shape()[0] : 1;
   const int64_t h = x.shape()[batch ? 1 : 0], w = x.shape()[batch ? 2 : 1];
   const int64_t c = x.shape()[batch ? 3 : 2];
-  const int64_t plane = h * w;
   NDArray out(batch ? Shape{n, c, h, w} : Shape{c, h, w}, cpu(), DType::kFloat32);
-  float* o = out.data<float>();
-  auto run = [&](const auto* in) {
-    for (int64_t b = 0; b < n; ++b) {
-      const auto* src = in + b * plane * c;
-      float* dst = o + b * plane * c;
-      for (int64_t l = 0; l < plane; ++l)
-        for (int64_t ch = 0; ch < c; ++ch)
-          dst[ch * plane + l] = static_cast<float>(src[l * c + ch]) / 255.0f;
-    }
-  };
-  const NDArray host = x.device().is_cpu() ? x : x.copyto(cpu());
-  if (host.dtype() == DType::kUint8) {
-    // x / 255.0f for all 256 values (the same floats as dividing each element).
-    static const std::array<float, 256> kLut = [] {
-      std::array<float, 256> t{};
-      for (int i = 0; i < 256; ++i) t[i] = static_cast<float>(i) / 255.0f;
-      return t;
-    }();
-    const uint8_t* in = host.data<uint8_t>();
-    for (int64_t b = 0; b < n; ++b) {
-      const uint8_t* src = in + b * plane * c;
-      float* dst = o + b * plane * c;
-      if (c == 3) {
-        for (int64_t l = 0; l < plane; ++l) {
-          dst[l] = kLut[src[3 * l]];
-          dst[plane + l] = kLut[src[3 * l + 1]];
-          dst[2 * plane + l] = kLut[src[3 * l + 2]];
-        }
-      } else {
-        for (int64_t l = 0; l < plane; ++l)
-          for (int64_t ch = 0; ch < c; ++ch) dst[ch * plane + l] = kLut[src[l * c + ch]];
-      }
-    }
-  } else if (host.dtype() == DType::kFloat32) {
-    run(host.data<float>());
-  } else {
-    const NDArray f = host.astype(DType::kFloat32);
-    run(f.data<float>());
-  }
+  ops::image::ToTensor(x.device().is_cpu() ? x : x.copyto(cpu()), out);
   return out;
 }
 
@@ -151,10 +99,7 @@ Normalize::Normalize(std::vector<float> mean, std::vector<float> std)
 
 NDArray Normalize::Forward(const NDArray& x) const {
   CheckRank(x, "Normalize", "(C, H, W) or (N, C, H, W)");
-  const bool batch = x.ndim() == 4;
-  const int64_t n = batch ? x.shape()[0] : 1;
-  const int64_t c = x.shape()[batch ? 1 : 0];
-  const int64_t plane = x.shape()[batch ? 2 : 1] * x.shape()[batch ? 3 : 2];
+  const int64_t c = x.shape()[x.ndim() == 4 ? 1 : 0];
   MX_REQUIRE(mean_.size() == 1 || static_cast<int64_t>(mean_.size()) == c,
              absl::StatusCode::kInvalidArgument, "Normalize: invalid mean for input with shape ",
              x.shape().ToString(), ": mean must have either 1 or ", c, " elements, but got ",
@@ -169,11 +114,7 @@ NDArray Normalize::Forward(const NDArray& x) const {
              DTypeName(x.dtype()));
   const NDArray host = x.device().is_cpu() ? x : x.copyto(cpu());
   NDArray out(x.shape(), cpu(), x.dtype());
-  if (x.dtype() == DType::kFloat32) {
-    NormalizeImpl(host.data<float>(), out.data<float>(), n, c, plane, mean_, std_);
-  } else {
-    NormalizeImpl(host.data<double>(), out.data<double>(), n, c, plane, mean_, std_);
-  }
+  ops::image::Normalize(host, out, mean_, std_);
   return out;
 }
 
