@@ -20,3 +20,4 @@
 #include "ndarray/ops/shape_api.h"
 #include "ndarray/ops/shape_image_api.h"
 #include "ndarray/ops/shape_misc_api.h"
+#include "ndarray/ops/shape_sample_api.h"

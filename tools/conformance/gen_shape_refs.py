@@ -12,6 +12,7 @@ the same text. `inputs`/`outputs`/`grads` are {shape, dtype, values} (flattened 
 mx.autograd; `error: true` marks calls that MXNet rejects. Deterministic (fixed seeds).
 """
 import json
+import re
 import os
 import sys
 import warnings
@@ -51,13 +52,17 @@ def get_fn(op):
         f = getattr(mod, op, None)
         if f is not None:
             return f
+    if op.startswith("_image_"):  # mx.nd.image.<name> for _image_<name>
+        return getattr(mx.nd.image, op[len("_image_"):])
     raise KeyError(op)
 
 
 CASES = []
 # Ops of the family without value cases here (random ones): their alias groups are recorded too.
 EXTRA_OPS = ["_random_uniform", "_random_normal", "_random_randint", "_shuffle", "_sample_uniform",
-             "_sample_normal"]
+             "_sample_normal", "_image_random_flip_left_right", "_image_random_flip_top_bottom",
+             "_image_random_brightness", "_image_random_contrast", "_image_random_saturation",
+             "_image_random_hue", "_image_random_color_jitter", "_image_random_lighting"]
 
 
 def alias_groups(names):
@@ -90,7 +95,12 @@ def case(op, attrs, inputs, grad=True, note="", ours_error=False, reference_kern
     else:
         entry = run_case(op, attrs, inputs, grad, note)
     if ours_error:
+        # What MXNet computes here reads memory it should not: only the shapes are stable.
         entry["ours_error"] = True
+        for key in ("outputs", "grads", "head_grads"):
+            for a in entry.get(key) or []:
+                if a is not None:
+                    a.pop("values", None)
     CASES.append(entry)
 
 
@@ -137,12 +147,111 @@ def run_case(op, attrs, inputs, grad, note):
             entry["grads"] = [arr_json(nd_in[i].grad) if i in float_in else None for i in range(len(inputs))]
     except mx.base.MXNetError as e:
         entry["error"] = True
-        entry["message"] = str(e).strip().splitlines()[-1][:200]
+        # MXNet prefixes "[hh:mm:ss] ": drop it so the file does not change from run to run.
+        entry["message"] = re.sub(r"^\[\d\d:\d\d:\d\d\] ", "", str(e).strip().splitlines()[-1])[:200]
     try:  # MXNet reports some errors of zero-size results late; keep them out of the next case
         mx.nd.waitall()
     except mx.base.MXNetError:
         pass
     return entry
+
+
+def image_cases():
+    """mx.nd.image ops (ndarray/ops/shape_image.cc). Gradients are recorded where ours match
+    MXNet's: to_tensor and the flips pass ograd through unchanged in MXNet 1.9.1 (_copy), ours are
+    the true adjoints, so those cases have grad=False. Flips use even widths/heights: MXNet's flip
+    kernel leaves the middle column/row of an odd size unwritten."""
+    img = lambda shape, dt="uint8": data(shape, dt, 0, 255)  # noqa: E731
+    case("_image_to_tensor", {}, [img((4, 3, 3))], grad=False)
+    case("_image_to_tensor", {}, [img((2, 3, 2, 1))], grad=False)
+    case("_image_to_tensor", {}, [img((2, 2, 3), "float32")], grad=False)
+    case("_image_to_tensor", {}, [img((3, 3))], grad=False)  # rank 2: rejected
+    case("_image_normalize", {"mean": "(0.5, 0.25, 0.125)", "std": "(2.0, 4.0, 0.5)"}, [data((3, 2, 2))])
+    case("_image_normalize", {"mean": "(0.5,)", "std": "(0.25,)"}, [data((2, 1, 2, 3))])
+    case("_image_normalize", {"mean": "(0.5, 0.25, 0.125)", "std": "(2.0,)"}, [data((2, 3, 2, 2), "float64")])
+    case("_image_normalize", {}, [data((3, 2, 2))], grad=False)  # 4 default means: rejected
+    case("_image_normalize", {"mean": "(0.5,)", "std": "(1.0,)"}, [data((4, 2, 2))], grad=False)
+    case("_image_normalize", {"mean": "(0.5, 0.2)", "std": "(1.0,)"}, [data((3, 2, 2))], grad=False)
+    case("_image_flip_left_right", {}, [img((3, 4, 3))], grad=False)
+    case("_image_flip_left_right", {}, [img((2, 2, 1), "float32")], grad=False)
+    case("_image_flip_top_bottom", {}, [img((4, 3, 3))], grad=False)
+    case("_image_flip_top_bottom", {}, [img((2, 3, 1), "float32")], grad=False)
+    case("_image_crop", {"x": "1", "y": "2", "width": "3", "height": "2"}, [img((4, 5, 3))])
+    case("_image_crop", {"x": "0", "y": "1", "width": "2", "height": "2"}, [data((3, 3, 1))])
+    case("_image_crop", {"x": "2", "y": "0", "width": "1", "height": "3"}, [data((2, 3, 4, 3))])
+    case("_image_crop", {"x": "3", "y": "0", "width": "2", "height": "2"}, [data((4, 4, 3))], grad=False)
+    case("_image_crop", {"x": "0", "y": "3", "width": "2", "height": "2"}, [data((4, 4, 3))], grad=False)
+    case("_image_crop", {"x": "0", "y": "0", "width": "2", "height": "2"}, [data((4, 4, 2))], grad=False)
+    case("_image_crop", {"x": "0", "y": "0", "width": "0", "height": "2"}, [data((4, 4, 3))], grad=False)
+    case("_image_crop", {"x": "-1", "y": "0", "width": "2", "height": "2"}, [data((4, 4, 3))], grad=False,
+         ours_error=True, note="negative x: MXNet reads outside the image")
+    for interp in range(5):
+        for shape, size in [((4, 5, 3), "(3, 2)"), ((4, 5, 3), "(7, 9)"), ((6, 8, 1), "(4, 3)"),
+                            ((5, 7, 3), "(3, 4)"), ((3, 4, 3), "(10, 5)")]:
+            case("_image_resize", {"size": size, "interp": str(interp)}, [img(shape, "float32")], grad=False)
+    # uint8: OpenCV's fixed-point weights and its vector loops' rounding (exact in ours too).
+    for interp in range(5):
+        for shape, size in [((4, 5, 3), "(3, 2)"), ((4, 5, 3), "(7, 9)"), ((6, 8, 1), "(4, 3)"),
+                            ((8, 6, 3), "(3, 4)"), ((3, 4, 3), "(10, 5)"), ((16, 20, 3), "(10, 8)"),
+                            ((12, 30, 1), "(17, 5)"), ((9, 9, 3), "(21, 20)")]:
+            case("_image_resize", {"size": size, "interp": str(interp)}, [img(shape)], grad=False)
+    case("_image_resize", {"size": "(3,)", "keep_ratio": "True"}, [img((4, 6, 3), "float32")], grad=False)
+    case("_image_resize", {"size": "(3,)", "keep_ratio": "True"}, [img((7, 4, 1), "float32")], grad=False)
+    case("_image_resize", {"size": "(3,)"}, [img((7, 4, 3), "float32")], grad=False)
+    case("_image_resize", {"size": "(3, 2)", "interp": "2"}, [img((2, 5, 4, 3), "float32")], grad=False)
+    case("_image_resize", {"size": "(3, 2)"}, [img((5, 4, 3), "float64")], grad=False)
+    case("_image_resize", {"size": "(3, 2, 1)"}, [img((5, 4, 3), "float32")], grad=False)
+    case("_image_resize", {"size": "(3, 2)"}, [img((5, 4), "float32")], grad=False)
+    case("_image_adjust_lighting", {"alpha": "(0.1, -0.2, 0.3)"}, [img((3, 4, 3), "float32")])
+    case("_image_adjust_lighting", {"alpha": "(1.0, 2.0, -3.0)"}, [img((2, 3, 3))], grad=False)
+    case("_image_adjust_lighting", {"alpha": "(1.0, 2.0)"}, [img((2, 3, 3), "float32")], grad=False)
+
+
+# Random ops of shape_sample.cc (statistical tests only): their alias groups are recorded too.
+EXTRA_OPS += ["_random_exponential", "_random_gamma", "_random_poisson", "_random_negative_binomial",
+              "_random_generalized_negative_binomial", "_random_uniform_like", "_random_normal_like",
+              "_random_exponential_like", "_random_gamma_like", "_random_poisson_like",
+              "_random_negative_binomial_like", "_random_generalized_negative_binomial_like",
+              "_sample_exponential", "_sample_gamma", "_sample_poisson", "_sample_negative_binomial",
+              "_sample_generalized_negative_binomial", "_sample_multinomial", "_sample_unique_zipfian"]
+
+
+def pdf_cases():
+    """_random_pdf_* (ndarray/ops/shape_pdf.cc): values and gradients w.r.t. sample and
+    parameters, mostly float64 so both sides compute in double; shape and dtype errors."""
+    def pos(shape, lo, hi, dt="float64"):
+        return data(shape, dt, lo, hi)
+
+    def counts(shape, hi, dt="float64"):
+        return np.floor(data(shape, "float64", 0, hi + 0.999)).astype(dt)
+
+    for log in ["False", "True"]:
+        a = {"is_log": log}
+        case("_random_pdf_uniform", a, [pos((2, 3), 0, 1), pos((2,), -1, -0.5), pos((2,), 1.5, 2)])
+        case("_random_pdf_normal", a, [pos((2, 3), -2, 2), pos((2,), -0.5, 0.5), pos((2,), 0.5, 2)])
+        case("_random_pdf_gamma", a, [pos((2, 2, 2), 0.2, 3), pos((2, 2), 0.5, 3), pos((2, 2), 0.5, 2)])
+        case("_random_pdf_exponential", a, [pos((3, 2), 0.1, 3), pos((3,), 0.5, 2)])
+        case("_random_pdf_poisson", a, [counts((2, 4), 6), pos((2,), 0.5, 5)])
+        case("_random_pdf_negative_binomial", a, [counts((2, 3), 6), pos((2,), 1, 4), pos((2,), 0.2, 0.8)])
+        case("_random_pdf_generalized_negative_binomial", a,
+             [counts((3, 2), 6), pos((3,), 0.5, 4), pos((3,), 0.2, 1.5)])
+        case("_random_pdf_dirichlet", a, [pos((2, 3, 4), 0.05, 1), pos((2, 4), 0.5, 3)])
+    case("_random_pdf_normal", {}, [pos((4,), -1, 1), pos((4,), -0.5, 0.5), pos((4,), 0.5, 2)])  # same shape
+    case("_random_pdf_dirichlet", {}, [pos((3,), 0.1, 1), pos((3,), 0.5, 3)])  # one vector: output (1,)
+    case("_random_pdf_dirichlet", {"is_log": "True"}, [pos((2, 5, 3), 0.1, 1), pos((3,), 0.5, 3)])
+    case("_random_pdf_gamma", {}, [pos((2, 3), 0.5, 2, "float32"), pos((2,), 1, 3, "float32"),
+                                   pos((2,), 0.5, 2, "float32")])
+    case("_random_pdf_exponential", {"is_log": "True"},
+         [pos((2, 3), 0.1, 2, "float32"), pos((2,), 0.5, 2, "float32")])
+    case("_random_pdf_poisson", {}, [counts((2, 3), 5, "float32"), pos((2,), 0.5, 4, "float32")])
+    # errors: parameters that are not sample's leading sub-shape, parameters of different shapes,
+    # more parameter dims than sample dims, integer inputs, mixed dtypes, bad Dirichlet alpha
+    case("_random_pdf_uniform", {}, [pos((2, 3), 0, 1), pos((3,), -1, 0), pos((3,), 1, 2)])
+    case("_random_pdf_uniform", {}, [pos((2, 3), 0, 1), pos((2,), -1, 0), pos((3,), 1, 2)])
+    case("_random_pdf_exponential", {}, [pos((2,), 0.1, 1), pos((2, 3), 0.5, 2)])
+    case("_random_pdf_poisson", {}, [counts((2,), 3, "int32"), counts((2,), 3, "int32")], grad=False)
+    case("_random_pdf_normal", {}, [pos((2,), -1, 1), pos((2,), -1, 1, "float32"), pos((2,), 0.5, 1)])
+    case("_random_pdf_dirichlet", {}, [pos((2, 4, 3), 0.1, 1), pos((2, 2), 0.5, 3)])
 
 
 def main():
@@ -339,6 +448,9 @@ def main():
          note="sparse storage is not implemented: only stype='default' is supported")
     case("cast_storage", {"stype": "row_sparse"}, [data((2, 3))], grad=False, ours_error=True,
          note="sparse storage is not implemented: only stype='default' is supported")
+
+    image_cases()
+    pdf_cases()
 
     os.makedirs(OUT, exist_ok=True)
     aliases = alias_groups(sorted({c["op"] for c in CASES} | set(EXTRA_OPS)))
