@@ -630,8 +630,10 @@ void ScalarOpType(const OpAttrs& attrs, DTypeVec* in, DTypeVec* out) {
   if ((*in)[0] >= 0) {
     MergeType(&(*out)[0], ScalarOutType((*in)[0], is_int), StrCat(op, ": output"));
   } else if ((*out)[0] >= 0 && IsFloatingPoint(static_cast<DType>((*out)[0])) &&
-             (*out)[0] != DTypeFlag(DType::kFloat64)) {
-    (*in)[0] = (*out)[0];  // float32/16 outputs come only from the same input dtype
+             (is_int || (*out)[0] != DTypeFlag(DType::kFloat64))) {
+    // A float output comes only from the same input dtype, except float64 with is_int=False
+    // (also the output of integer and bool inputs).
+    (*in)[0] = (*out)[0];
   }
 }
 
