@@ -2,7 +2,6 @@
 // (testdata/conv/spatial.json from tools/conformance/gen_conv_refs.py: forward and gradients of
 // every input, rois' being zeros), hand-computed values, shape inference with unknown dims,
 // error messages and the nd:: API.
-#include <fstream>
 #include <functional>
 
 #include <gtest/gtest.h>
@@ -12,16 +11,12 @@
 #include "ndarray/ops/conv_api.h"
 #include "ndarray/ops/conv_spatial_api.h"
 #include "ndarray/testing/op_testing.h"
+#include "ndarray/testing/ref_json.h"
 
 namespace mxnet::testing {
 namespace {
 
 using nlohmann::json;
-
-NDArray FromJson(const json& t, DType dtype) {
-  std::vector<int64_t> dims = t["shape"].get<std::vector<int64_t>>();
-  return NDArray::FromVector(t["data"].get<std::vector<double>>(), Shape(dims), cpu(), dtype);
-}
 
 NDArray Arr(std::vector<double> v, Shape s, DType dt = DType::kFloat64) {
   return NDArray::FromVector(v, s, cpu(), dt);
@@ -30,32 +25,28 @@ NDArray Arr(std::vector<double> v, Shape s, DType dt = DType::kFloat64) {
 // ---- MXNet conformance. ----
 
 TEST(ConvSpatialMxnet, ForwardAndGradientsMatch) {
-  std::ifstream f("ndarray/ops/testdata/conv/spatial.json");
-  ASSERT_TRUE(f.good()) << "missing spatial.json";
-  json doc = json::parse(f);
+  const json doc = LoadRefJson("ndarray/ops/testdata/conv/spatial.json");
   ASSERT_GE(doc["cases"].size(), 20u);
   for (const json& c : doc["cases"]) {
     SCOPED_TRACE(c["name"].get<std::string>());
     const Op& op = OpRegistry::Get(c["op"].get<std::string>());
-    AttrDict attrs;
-    for (auto& [k, v] : c["attrs"].items()) attrs[k] = v.get<std::string>();
-    const OpAttrs a = OpAttrs::Parse(op, attrs);
+    const OpAttrs a = OpAttrs::Parse(op, RefAttrs(c));
     for (DType dt : {DType::kFloat32, DType::kFloat64}) {
       SCOPED_TRACE(DTypeName(dt));
       std::vector<NDArray> in;
-      for (const json& t : c["inputs"]) in.push_back(FromJson(t, dt));
+      for (const json& t : c["inputs"]) in.push_back(RefArray(t, dt));
       NDArrayVec out = Invoke(op, a, in);
-      EXPECT_TRUE(AllClose(out[0].astype(DType::kFloat64), FromJson(c["output"], DType::kFloat64),
+      EXPECT_TRUE(AllClose(out[0].astype(DType::kFloat64), RefArray(c["output"], DType::kFloat64),
                            1e-4, 1e-5))
           << "output";
       std::vector<NDArray> outs(out.begin(), out.end());
       std::vector<NDArray> grads =
-          EagerGradBuilder::Run(op, a, in, outs, std::vector<NDArray>{FromJson(c["ograd"], dt)});
+          EagerGradBuilder::Run(op, a, in, outs, std::vector<NDArray>{RefArray(c["ograd"], dt)});
       ASSERT_EQ(grads.size(), c["grads"].size());
       for (size_t i = 0; i < grads.size(); ++i) {
         ASSERT_FALSE(grads[i].is_none()) << "no gradient for input " << i;
         EXPECT_TRUE(AllClose(grads[i].astype(DType::kFloat64),
-                             FromJson(c["grads"][i], DType::kFloat64), 1e-4, 1e-5))
+                             RefArray(c["grads"][i], DType::kFloat64), 1e-4, 1e-5))
             << "gradient of input " << i;
       }
     }

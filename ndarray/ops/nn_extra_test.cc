@@ -3,7 +3,6 @@
 // aux states), MXNet's documented examples worked by hand, shape inference with unknown dims,
 // the aux update of IdentityAttachKLSparseReg, error messages and the nd:: API.
 #include <cmath>
-#include <fstream>
 #include <functional>
 
 #include <gtest/gtest.h>
@@ -12,43 +11,26 @@
 #include "ndarray/grad.h"
 #include "ndarray/ops/nn_extra_api.h"
 #include "ndarray/testing/op_testing.h"
+#include "ndarray/testing/ref_json.h"
 
 namespace mxnet {
 namespace {
 
 using json = nlohmann::json;
 using testing::AllClose;
+using testing::CopyAll;
+using testing::LoadRefJson;
+using testing::ModeScope;
 using testing::RandomArray;
-
-class ModeScope {
- public:
-  ModeScope(bool train, bool record) {
-    auto& st = ThreadDispatchState();
-    old_ = st;
-    st.is_training = train;
-    st.is_recording = record;
-  }
-  ~ModeScope() { ThreadDispatchState() = old_; }
-
- private:
-  DispatchState old_;
-};
-
-NDArray FromJson(const json& j) {
-  Shape s;
-  for (auto d : j["shape"]) s.push_back(d.get<int64_t>());
-  DType t = ValueOrThrow(DTypeFromName(j["dtype"].get<std::string>()));
-  std::vector<double> v = j["data"].get<std::vector<double>>();
-  return NDArray::FromVector(v, s, cpu(), t);
-}
+using testing::RefArray;
+using testing::RefAttrs;
+using testing::RefHeadGrads;
+using testing::RefInputs;
+using testing::SameDTypeAllClose;
+// Throws an invalid-argument error naming each of the parts.
+constexpr auto& ExpectError = testing::ExpectInvalidArgument;
 
 NDArray F32(std::vector<float> v, Shape s) { return NDArray::FromVector(v, s); }
-
-std::vector<NDArray> CopyAll(const std::vector<NDArray>& in) {
-  std::vector<NDArray> out;
-  for (const auto& a : in) out.push_back(a.copy());
-  return out;
-}
 
 // float32 inputs: MXNet computes in float32.
 double Rtol(const json& c) {
@@ -62,19 +44,14 @@ double Atol(const json& c) { return Rtol(c) > 1e-6 ? 2e-5 : 1e-10; }
 // Conformance with MXNet 1.9.1 (same case format and tolerances as nn_test.cc).
 
 TEST(MxnetConformance, ExtraOutputsGradientsAndAuxStates) {
-  std::ifstream f("ndarray/ops/testdata/nn/extra.json");
-  ASSERT_TRUE(f.good()) << "missing reference file extra.json";
-  json doc = json::parse(f);
+  const json doc = LoadRefJson("ndarray/ops/testdata/nn/extra.json");
   int n_cases = 0, n_grads = 0;
   for (const json& c : doc["cases"]) {
     const std::string name = c["name"];
     SCOPED_TRACE(name);
     const Op& op = OpRegistry::Get(c["op"].get<std::string>());
-    AttrDict ad;
-    for (auto& [k, v] : c["attrs"].items()) ad[k] = v.get<std::string>();
-    OpAttrs attrs = OpAttrs::Parse(op, ad);
-    std::vector<NDArray> in;
-    for (const auto& j : c["inputs"]) in.push_back(FromJson(j));
+    OpAttrs attrs = OpAttrs::Parse(op, RefAttrs(c));
+    std::vector<NDArray> in = RefInputs(c);
     const bool train = c["train"], record = c["record"];
     const int visible = op.NumVisibleOutputs(attrs);
     ASSERT_EQ(visible, static_cast<int>(c["outputs"].size()));
@@ -87,13 +64,12 @@ TEST(MxnetConformance, ExtraOutputsGradientsAndAuxStates) {
       out = Invoke(op, attrs, cin);
     }
     for (int k = 0; k < visible; ++k) {
-      NDArray want = FromJson(c["outputs"][k]);
-      EXPECT_EQ(out[k].dtype(), want.dtype()) << "output " << k;
-      EXPECT_TRUE(AllClose(out[k], want, Rtol(c) * 5, Atol(c) * 5)) << "output " << k;
+      EXPECT_TRUE(SameDTypeAllClose(out[k], RefArray(c["outputs"][k]), Rtol(c) * 5, Atol(c) * 5))
+          << "output " << k;
     }
     if (c.contains("aux_after")) {
       for (auto& [idx, a] : c["aux_after"].items()) {
-        EXPECT_TRUE(AllClose(cin[std::stoi(idx)], FromJson(a), 1e-5, 1e-6)) << "aux input " << idx;
+        EXPECT_TRUE(AllClose(cin[std::stoi(idx)], RefArray(a), 1e-5, 1e-6)) << "aux input " << idx;
       }
     }
 
@@ -102,17 +78,13 @@ TEST(MxnetConformance, ExtraOutputsGradientsAndAuxStates) {
       ModeScope mode(train, false);
       std::vector<NDArray> gin = CopyAll(in);
       NDArrayVec outs = Invoke(op, attrs, gin);
-      std::vector<NDArray> og;
-      for (size_t k = 0; k < outs.size(); ++k)
-        og.push_back(static_cast<int>(k) < visible
-                         ? FromJson(c["head_grads"][k])
-                         : NDArray::Full(outs[k].shape(), 0, cpu(), outs[k].dtype()));
+      std::vector<NDArray> og = RefHeadGrads(c, outs, visible);
       std::vector<NDArray> ov(outs.begin(), outs.end());
       std::vector<NDArray> g = EagerGradBuilder::Run(op, attrs, gin, ov, og);
       for (size_t i = 0; i < in.size(); ++i) {
         if (c["grads"][i].is_null()) continue;
         ASSERT_FALSE(g[i].is_none()) << "no gradient for input " << i;
-        EXPECT_TRUE(AllClose(g[i], FromJson(c["grads"][i]), Rtol(c) * 10, Atol(c) * 10))
+        EXPECT_TRUE(AllClose(g[i], RefArray(c["grads"][i]), Rtol(c) * 10, Atol(c) * 10))
             << "grad of input " << i;
         ++n_grads;
       }
@@ -366,17 +338,6 @@ TEST(Inference, LengthLabelAndAuxShapesComeFromData) {
 
 // ---------------------------------------------------------------------------------------------
 // Errors name the op, the input or attribute, and the shapes.
-
-void ExpectError(const std::function<void()>& f, const std::vector<std::string>& parts) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected one mentioning " << StrJoin(parts, " / ");
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), absl::StatusCode::kInvalidArgument) << e.what();
-    for (const auto& p : parts)
-      EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what() << " lacks " << p;
-  }
-}
 
 TEST(Errors, NameOpAttributeAndShape) {
   NDArray x = RandomArray({4, 3, 2}, -1, 1, 1, DType::kFloat32);

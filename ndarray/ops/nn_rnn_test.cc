@@ -3,7 +3,6 @@
 // per-sample truncated runs (MXNet's CPU build cannot produce them), LSTM state clipping,
 // dropout between layers, hand-computed CTC values, shape inference and errors.
 #include <cmath>
-#include <fstream>
 #include <functional>
 
 #include <gtest/gtest.h>
@@ -12,53 +11,37 @@
 #include "ndarray/grad.h"
 #include "ndarray/ops/nn_rnn_api.h"
 #include "ndarray/testing/op_testing.h"
+#include "ndarray/testing/ref_json.h"
 
 namespace mxnet {
 namespace {
 
 using json = nlohmann::json;
 using testing::AllClose;
+using testing::LoadRefJson;
+using testing::ModeScope;
 using testing::RandomArray;
-
-class ModeScope {
- public:
-  ModeScope(bool train, bool record) {
-    auto& st = ThreadDispatchState();
-    old_ = st;
-    st.is_training = train;
-    st.is_recording = record;
-  }
-  ~ModeScope() { ThreadDispatchState() = old_; }
-
- private:
-  DispatchState old_;
-};
-
-NDArray FromJson(const json& j) {
-  Shape s;
-  for (auto d : j["shape"]) s.push_back(d.get<int64_t>());
-  DType t = ValueOrThrow(DTypeFromName(j["dtype"].get<std::string>()));
-  return NDArray::FromVector(j["data"].get<std::vector<double>>(), s, cpu(), t);
-}
+using testing::RefArray;
+using testing::RefAttrs;
+using testing::RefHeadGrads;
+using testing::RefInputs;
+using testing::SameDTypeAllClose;
+// Throws an invalid-argument error naming each of the parts.
+constexpr auto& ExpectError = testing::ExpectInvalidArgument;
 
 // ---------------------------------------------------------------------------------------------
 // Conformance with MXNet 1.9.1. (No rnn_relu float64 case: MXNet's CPU relu cell rounds to
 // float32, so its float64 values are only float32-accurate; ours stay in float64.)
 
 TEST(MxnetConformance, RnnAndCtcOutputsAndGradients) {
-  std::ifstream f("ndarray/ops/testdata/nn/rnn.json");
-  ASSERT_TRUE(f.good()) << "missing ndarray/ops/testdata/nn/rnn.json";
-  const json doc = json::parse(f);
+  const json doc = LoadRefJson("ndarray/ops/testdata/nn/rnn.json");
   int n_cases = 0, n_grads = 0;
   for (const json& c : doc["cases"]) {
     const std::string name = c["name"];
     SCOPED_TRACE(name);
     const Op& op = OpRegistry::Get(c["op"].get<std::string>());
-    AttrDict ad;
-    for (auto& [k, v] : c["attrs"].items()) ad[k] = v.get<std::string>();
-    const OpAttrs attrs = OpAttrs::Parse(op, ad);
-    std::vector<NDArray> in;
-    for (const auto& j : c["inputs"]) in.push_back(FromJson(j));
+    const OpAttrs attrs = OpAttrs::Parse(op, RefAttrs(c));
+    std::vector<NDArray> in = RefInputs(c);
     const bool f64 = in[0].dtype() == DType::kFloat64;
     const double rtol = f64 ? 1e-9 : 1e-3, atol = f64 ? 1e-10 : 1e-5;
     ModeScope mode(c["train"].get<bool>(), false);
@@ -66,22 +49,17 @@ TEST(MxnetConformance, RnnAndCtcOutputsAndGradients) {
     const int visible = op.NumVisibleOutputs(attrs);
     ASSERT_EQ(visible, static_cast<int>(c["outputs"].size()));
     for (int k = 0; k < visible; ++k) {
-      NDArray want = FromJson(c["outputs"][k]);
-      EXPECT_EQ(outs[k].dtype(), want.dtype()) << "output " << k;
-      EXPECT_TRUE(AllClose(outs[k], want, rtol, atol)) << "output " << k;
+      EXPECT_TRUE(SameDTypeAllClose(outs[k], RefArray(c["outputs"][k]), rtol, atol))
+          << "output " << k;
     }
     if (c.contains("grads")) {
-      std::vector<NDArray> og;
-      for (size_t k = 0; k < outs.size(); ++k)
-        og.push_back(static_cast<int>(k) < visible
-                         ? FromJson(c["head_grads"][k])
-                         : NDArray::Full(outs[k].shape(), 0, cpu(), outs[k].dtype()));
+      std::vector<NDArray> og = RefHeadGrads(c, outs, visible);
       std::vector<NDArray> ov(outs.begin(), outs.end());
       std::vector<NDArray> g = EagerGradBuilder::Run(op, attrs, in, ov, og);
       for (size_t i = 0; i < in.size(); ++i) {
         if (c["grads"][i].is_null()) continue;
         ASSERT_FALSE(g[i].is_none()) << "no gradient for input " << i;
-        EXPECT_TRUE(AllClose(g[i], FromJson(c["grads"][i]), rtol * 5, atol * 5))
+        EXPECT_TRUE(AllClose(g[i], RefArray(c["grads"][i]), rtol * 5, atol * 5))
             << "grad of input " << i;
         ++n_grads;
       }
@@ -329,17 +307,6 @@ TEST(Inference, RnnParameterAndStateShapesComeFromData) {
   Infer("CTCLoss", {}, &in, &out);
   EXPECT_EQ(out[0], (Shape{3}));
   EXPECT_EQ(out[1], (Shape{6, 3, 5}));
-}
-
-void ExpectError(const std::function<void()>& f, const std::vector<std::string>& parts) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected one mentioning " << StrJoin(parts, " / ");
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), absl::StatusCode::kInvalidArgument) << e.what();
-    for (const auto& p : parts)
-      EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what() << " lacks " << p;
-  }
 }
 
 TEST(Errors, RnnAndCtcNameOpInputAndShape) {

@@ -17,6 +17,7 @@
 #include "ndarray/ops/nn_onednn.h"
 #include "ndarray/random.h"
 #include "ndarray/testing/op_testing.h"
+#include "ndarray/testing/ref_json.h"
 
 namespace mxnet {
 namespace {
@@ -24,6 +25,8 @@ namespace {
 using json = nlohmann::json;
 using testing::AllClose;
 using testing::RandomArray;
+// Throws an invalid-argument error naming each of the parts.
+constexpr auto& ExpectError = testing::ExpectInvalidArgument;
 
 constexpr KernelKey kRef{DeviceType::kCPU, Backend::kReference};
 constexpr KernelKey kOpt{DeviceType::kCPU, Backend::kOptimized};
@@ -726,17 +729,6 @@ TEST(Inference, Dtypes) {
 
 // ---------------------------------------------------------------------------------------------
 // Errors name the op, the input or attribute, and the shapes.
-
-void ExpectError(const std::function<void()>& f, const std::vector<std::string>& parts) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected one mentioning " << StrJoin(parts, " / ");
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), absl::StatusCode::kInvalidArgument) << e.what();
-    for (const auto& p : parts)
-      EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what() << " lacks " << p;
-  }
-}
 
 TEST(Errors, NameOpAttributeAndShape) {
   BNArgs a = MakeBN({2, 3, 4}, 3, 1);

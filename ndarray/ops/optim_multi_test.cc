@@ -4,7 +4,6 @@
 // optim_test.cc (the three-step single-weight format).
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <set>
 
@@ -14,49 +13,36 @@
 #include "ndarray/ops/optim_api.h"
 #include "ndarray/ops/optim_multi_api.h"
 #include "ndarray/testing/op_testing.h"
+#include "ndarray/testing/ref_json.h"
 
 namespace mxnet::testing {
 namespace {
 
 using json = nlohmann::json;
 
-NDArray FromJson(const json& j) {
-  std::vector<int64_t> dims = j["shape"].get<std::vector<int64_t>>();
-  DType t = ValueOrThrow(DTypeFromName(j["dtype"].get<std::string>()));
-  std::vector<double> v;
-  for (const json& x : j["data"])
-    v.push_back(x.is_string() ? std::stod(x.get<std::string>()) : x.get<double>());
-  return NDArray::FromVector(v, Shape(dims), cpu(), t);
-}
-
 double Tol(DType t) { return t == DType::kFloat16 ? 2e-3 : t == DType::kFloat64 ? 1e-12 : 2e-6; }
 
 TEST(OptimMultiConformance, EveryMultiCaseMatchesMxnet) {
-  std::ifstream f("ndarray/ops/testdata/optim/ops.json");
-  ASSERT_TRUE(f.good()) << "missing ndarray/ops/testdata/optim/ops.json";
   std::set<std::string> ops;
   int n = 0;
-  const json doc = json::parse(f);
+  const json doc = LoadRefJson("ndarray/ops/testdata/optim/ops.json");
   for (const json& c : doc["cases"]) {
     if (!c.value("multi", false)) continue;
     const std::string name = c["name"];
     SCOPED_TRACE(name);
     const Op& op = OpRegistry::Get(c["op"].get<std::string>());
-    AttrDict ad;
-    for (auto& [k, v] : c["attrs"].items()) ad[k] = v.get<std::string>();
-    const OpAttrs attrs = OpAttrs::Parse(op, ad);
-    std::vector<NDArray> in;
-    for (const json& j : c["inputs"]) in.push_back(FromJson(j));
+    const OpAttrs attrs = OpAttrs::Parse(op, RefAttrs(c));
+    std::vector<NDArray> in = RefInputs(c);
     std::vector<int> grad_index = c["grad_index"].get<std::vector<int>>();
     for (size_t t = 0; t < c["steps"].size(); ++t) {
       SCOPED_TRACE(StrCat("step ", t + 1));
-      for (size_t j = 0; j < grad_index.size(); ++j) in[grad_index[j]] = FromJson(c["grads"][t][j]);
+      for (size_t j = 0; j < grad_index.size(); ++j) in[grad_index[j]] = RefArray(c["grads"][t][j]);
       std::vector<NDArray> outs;
       if (!c["out_index"].is_null()) {
         for (int i : c["out_index"].get<std::vector<int>>()) outs.push_back(in[i]);
         InvokeInto(op, attrs, in, outs);
       } else if (c.contains("out_init")) {
-        for (const json& j : c["out_init"]) outs.push_back(FromJson(j));
+        for (const json& j : c["out_init"]) outs.push_back(RefArray(j));
         InvokeInto(op, attrs, in, outs);
       } else {
         NDArrayVec o = Invoke(op, attrs, in);
@@ -65,13 +51,13 @@ TEST(OptimMultiConformance, EveryMultiCaseMatchesMxnet) {
       const json& step = c["steps"][t];
       ASSERT_EQ(outs.size(), step["outputs"].size());
       for (size_t k = 0; k < outs.size(); ++k) {
-        NDArray want = FromJson(step["outputs"][k]);
+        NDArray want = RefArray(step["outputs"][k]);
         EXPECT_EQ(outs[k].dtype(), want.dtype()) << "output " << k;
         EXPECT_TRUE(AllClose(outs[k], want, Tol(want.dtype()), Tol(want.dtype())))
             << "output " << k;
       }
       for (auto& [k, v] : step["mutated"].items()) {
-        NDArray want = FromJson(v);
+        NDArray want = RefArray(v);
         EXPECT_TRUE(AllClose(in[std::stoi(k)], want, Tol(want.dtype()), Tol(want.dtype())))
             << "input " << k << " (" << op.InputNames(attrs)[std::stoi(k)] << ") after the call";
       }

@@ -699,6 +699,76 @@ int64_t TrianIndex(int64_t r, int64_t c, int offset, bool lower) {
   return r >= c ? r * (r + 1) / 2 + c : -1;
 }
 
+// Shape inference of extractdiag/extracttrian: the batch dims of square input A (..., n, n);
+// sets *n (-1 if unknown).
+Shape SquareBatchDims(std::string_view op, const Shape& a, int64_t* n) {
+  NeedSquare(op, a);
+  Shape o;
+  for (int i = 0; i < a.ndim() - 2; ++i) o.push_back(a[i]);
+  *n = a[a.ndim() - 1] >= 0 ? a[a.ndim() - 1] : a[a.ndim() - 2];
+  return o;
+}
+
+// Shape inference of makediag/maketrian: the batch dims of input A (..., k), at least 1-d.
+Shape VectorBatchDims(std::string_view op, const Shape& a) {
+  if (a.ndim() < 1)
+    MX_THROW(kBad, op, ": input A must have at least 1 dimension, got shape ", a.ToString());
+  Shape o;
+  for (int i = 0; i < a.ndim() - 1; ++i) o.push_back(a[i]);
+  return o;
+}
+
+// extractdiag (kMake false): (..., n, n) -> (..., m); makediag (kMake true): the inverse,
+// zero off the `offset` diagonal. m = n - |offset|.
+template <bool kMake>
+void DiagCompute(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
+                 std::span<const NDArray> out) {
+  int k = attrs.get<LinalgDiagParam>().offset;
+  const Shape& s = (kMake ? out : in)[0].shape();
+  int64_t n = s[s.ndim() - 1], nb = NumMatrices(s), m = n - std::abs(k);
+  Vec a = Load(in[0]), o(kMake ? nb * n * n : nb * m, 0.0);
+  for (int64_t b = 0; b < nb; ++b)
+    for (int64_t i = 0; i < m; ++i) {
+      int64_t full = b * n * n + (i - std::min(k, 0)) * n + i + std::max(k, 0);
+      if (kMake)
+        o[full] = a[b * m + i];
+      else
+        o[b * m + i] = a[full];
+    }
+  Store(out[0], o);
+}
+
+// extracttrian (kMake false): (..., n, n) -> (..., len) packed row by row; maketrian (kMake
+// true): the inverse, zero outside the triangle. len = m(m+1)/2, m = n - |offset|.
+template <bool kMake>
+void TrianCompute(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
+                  std::span<const NDArray> out) {
+  const auto& p = attrs.get<LinalgTrianParam>();
+  const Shape& s = (kMake ? out : in)[0].shape();
+  int64_t n = s[s.ndim() - 1], nb = NumMatrices(s), m = n - std::abs(p.offset),
+          len = m * (m + 1) / 2;
+  Vec a = Load(in[0]), o(kMake ? nb * n * n : nb * len, 0.0);
+  for (int64_t b = 0; b < nb; ++b)
+    for (int64_t r = 0; r < n; ++r)
+      for (int64_t c = 0; c < n; ++c) {
+        int64_t t = TrianIndex(r, c, p.offset, p.lower);
+        if (t < 0) continue;
+        if (kMake)
+          o[b * n * n + r * n + c] = a[b * len + t];
+        else
+          o[b * len + t] = a[b * n * n + r * n + c];
+      }
+  Store(out[0], o);
+}
+
+// The gradient of a linear op whose adjoint is the op `adjoint` with the same parameters P.
+template <typename P>
+FGradient AdjointGrad(const char* adjoint) {
+  return [adjoint](GradBuilder& b, const OpAttrs& attrs, GV, GV, GV og) {
+    return Grads{b.CallP(adjoint, {og[0]}, attrs.get<P>())};
+  };
+}
+
 MX_REGISTER_OP(_linalg_extractdiag)
     .describe(
         "The `offset` diagonal of square matrices: (..., n, n) -> (..., n - |offset|) (MXNet's "
@@ -709,31 +779,14 @@ MX_REGISTER_OP(_linalg_extractdiag)
     .set_infer_shape([](const OpAttrs& attrs, ShapeVec* in, ShapeVec* out) {
       const Shape& a = (*in)[0];
       if (!a.ndim_known()) return;
-      NeedSquare("_linalg_extractdiag", a);
-      Shape o;
-      for (int i = 0; i < a.ndim() - 2; ++i) o.push_back(a[i]);
-      int64_t n = a[a.ndim() - 1] >= 0 ? a[a.ndim() - 1] : a[a.ndim() - 2];
+      int64_t n;
+      Shape o = SquareBatchDims("_linalg_extractdiag", a, &n);
       o.push_back(DiagLen("_linalg_extractdiag", n, attrs.get<LinalgDiagParam>().offset));
       MergeShape(&(*out)[0], o, "_linalg_extractdiag: output");
     })
     .set_infer_type(LinalgType)
-    .set_kernel({DeviceType::kCPU, Backend::kReference},
-                [](const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
-                   std::span<const NDArray> out) {
-                  int k = attrs.get<LinalgDiagParam>().offset;
-                  const Shape& s = in[0].shape();
-                  int64_t n = s[s.ndim() - 1], nb = NumMatrices(s), m = n - std::abs(k);
-                  Vec a = Load(in[0]), o(nb * m);
-                  for (int64_t b = 0; b < nb; ++b)
-                    for (int64_t i = 0; i < m; ++i)
-                      o[b * m + i] = a[b * n * n + (i - std::min(k, 0)) * n + i + std::max(k, 0)];
-                  Store(out[0], o);
-                })
-    .set_gradient(
-        [](GradBuilder& b, const OpAttrs& attrs, GV, GV, GV og) {
-          return Grads{b.CallP("_linalg_makediag", {og[0]}, attrs.get<LinalgDiagParam>())};
-        },
-        false, false);
+    .set_kernel({DeviceType::kCPU, Backend::kReference}, DiagCompute<false>)
+    .set_gradient(AdjointGrad<LinalgDiagParam>("_linalg_makediag"), false, false);
 
 MX_REGISTER_OP(_linalg_makediag)
     .describe(
@@ -745,11 +798,7 @@ MX_REGISTER_OP(_linalg_makediag)
     .set_infer_shape([](const OpAttrs& attrs, ShapeVec* in, ShapeVec* out) {
       const Shape& a = (*in)[0];
       if (!a.ndim_known()) return;
-      if (a.ndim() < 1)
-        MX_THROW(kBad, "_linalg_makediag: input A must have at least 1 dimension, got shape ",
-                 a.ToString());
-      Shape o;
-      for (int i = 0; i < a.ndim() - 1; ++i) o.push_back(a[i]);
+      Shape o = VectorBatchDims("_linalg_makediag", a);
       int64_t k = a[a.ndim() - 1];
       int64_t n = k < 0 ? -1 : k + std::abs(attrs.get<LinalgDiagParam>().offset);
       o.push_back(n);
@@ -757,24 +806,8 @@ MX_REGISTER_OP(_linalg_makediag)
       MergeShape(&(*out)[0], o, "_linalg_makediag: output");
     })
     .set_infer_type(LinalgType)
-    .set_kernel({DeviceType::kCPU, Backend::kReference},
-                [](const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
-                   std::span<const NDArray> out) {
-                  int k = attrs.get<LinalgDiagParam>().offset;
-                  const Shape& s = in[0].shape();
-                  int64_t m = s[s.ndim() - 1], nb = s.ProdRange(0, s.ndim() - 1),
-                          n = m + std::abs(k);
-                  Vec a = Load(in[0]), o(nb * n * n, 0.0);
-                  for (int64_t b = 0; b < nb; ++b)
-                    for (int64_t i = 0; i < m; ++i)
-                      o[b * n * n + (i - std::min(k, 0)) * n + i + std::max(k, 0)] = a[b * m + i];
-                  Store(out[0], o);
-                })
-    .set_gradient(
-        [](GradBuilder& b, const OpAttrs& attrs, GV, GV, GV og) {
-          return Grads{b.CallP("_linalg_extractdiag", {og[0]}, attrs.get<LinalgDiagParam>())};
-        },
-        false, false);
+    .set_kernel({DeviceType::kCPU, Backend::kReference}, DiagCompute<true>)
+    .set_gradient(AdjointGrad<LinalgDiagParam>("_linalg_extractdiag"), false, false);
 
 MX_REGISTER_OP(_linalg_extracttrian)
     .describe(
@@ -786,36 +819,15 @@ MX_REGISTER_OP(_linalg_extracttrian)
     .set_infer_shape([](const OpAttrs& attrs, ShapeVec* in, ShapeVec* out) {
       const Shape& a = (*in)[0];
       if (!a.ndim_known()) return;
-      NeedSquare("_linalg_extracttrian", a);
-      Shape o;
-      for (int i = 0; i < a.ndim() - 2; ++i) o.push_back(a[i]);
-      int64_t n = a[a.ndim() - 1] >= 0 ? a[a.ndim() - 1] : a[a.ndim() - 2];
+      int64_t n;
+      Shape o = SquareBatchDims("_linalg_extracttrian", a, &n);
       int64_t m = DiagLen("_linalg_extracttrian", n, attrs.get<LinalgTrianParam>().offset);
       o.push_back(m < 0 ? -1 : m * (m + 1) / 2);
       MergeShape(&(*out)[0], o, "_linalg_extracttrian: output");
     })
     .set_infer_type(LinalgType)
-    .set_kernel({DeviceType::kCPU, Backend::kReference},
-                [](const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
-                   std::span<const NDArray> out) {
-                  const auto& p = attrs.get<LinalgTrianParam>();
-                  const Shape& s = in[0].shape();
-                  int64_t n = s[s.ndim() - 1], nb = NumMatrices(s), m = n - std::abs(p.offset),
-                          len = m * (m + 1) / 2;
-                  Vec a = Load(in[0]), o(nb * len);
-                  for (int64_t b = 0; b < nb; ++b)
-                    for (int64_t r = 0; r < n; ++r)
-                      for (int64_t c = 0; c < n; ++c) {
-                        int64_t t = TrianIndex(r, c, p.offset, p.lower);
-                        if (t >= 0) o[b * len + t] = a[b * n * n + r * n + c];
-                      }
-                  Store(out[0], o);
-                })
-    .set_gradient(
-        [](GradBuilder& b, const OpAttrs& attrs, GV, GV, GV og) {
-          return Grads{b.CallP("_linalg_maketrian", {og[0]}, attrs.get<LinalgTrianParam>())};
-        },
-        false, false);
+    .set_kernel({DeviceType::kCPU, Backend::kReference}, TrianCompute<false>)
+    .set_gradient(AdjointGrad<LinalgTrianParam>("_linalg_maketrian"), false, false);
 
 MX_REGISTER_OP(_linalg_maketrian)
     .describe(
@@ -828,11 +840,7 @@ MX_REGISTER_OP(_linalg_maketrian)
     .set_infer_shape([](const OpAttrs& attrs, ShapeVec* in, ShapeVec* out) {
       const Shape& a = (*in)[0];
       if (!a.ndim_known()) return;
-      if (a.ndim() < 1)
-        MX_THROW(kBad, "_linalg_maketrian: input A must have at least 1 dimension, got shape ",
-                 a.ToString());
-      Shape o;
-      for (int i = 0; i < a.ndim() - 1; ++i) o.push_back(a[i]);
+      Shape o = VectorBatchDims("_linalg_maketrian", a);
       int64_t len = a[a.ndim() - 1], n = -1;
       if (len >= 0) {
         auto m = static_cast<int64_t>(std::floor((std::sqrt(8.0 * len + 1) - 1) / 2));
@@ -846,27 +854,8 @@ MX_REGISTER_OP(_linalg_maketrian)
       MergeShape(&(*out)[0], o, "_linalg_maketrian: output");
     })
     .set_infer_type(LinalgType)
-    .set_kernel({DeviceType::kCPU, Backend::kReference},
-                [](const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
-                   std::span<const NDArray> out) {
-                  const auto& p = attrs.get<LinalgTrianParam>();
-                  const Shape& s = out[0].shape();
-                  int64_t n = s[s.ndim() - 1], nb = NumMatrices(s), m = n - std::abs(p.offset),
-                          len = m * (m + 1) / 2;
-                  Vec a = Load(in[0]), o(nb * n * n, 0.0);
-                  for (int64_t b = 0; b < nb; ++b)
-                    for (int64_t r = 0; r < n; ++r)
-                      for (int64_t c = 0; c < n; ++c) {
-                        int64_t t = TrianIndex(r, c, p.offset, p.lower);
-                        if (t >= 0) o[b * n * n + r * n + c] = a[b * len + t];
-                      }
-                  Store(out[0], o);
-                })
-    .set_gradient(
-        [](GradBuilder& b, const OpAttrs& attrs, GV, GV, GV og) {
-          return Grads{b.CallP("_linalg_extracttrian", {og[0]}, attrs.get<LinalgTrianParam>())};
-        },
-        false, false);
+    .set_kernel({DeviceType::kCPU, Backend::kReference}, TrianCompute<true>)
+    .set_gradient(AdjointGrad<LinalgTrianParam>("_linalg_extracttrian"), false, false);
 
 // copyLTU(M): the symmetric matrix whose lower triangle (with the diagonal) is M's. Its adjoint
 // maps G to tril(G) + triu(G, 1)^T. Each is the other's gradient.
@@ -1059,6 +1048,13 @@ MX_REGISTER_OP(_backward_linalg_slogdet)
     .set_non_differentiable();
 
 // ---- gelqf: A = L * Q (Householder, LAPACK's gelqf + orglq conventions) ----
+// row[i, n) times the reflector I - tau * v * v^T (v holds entries i..n-1).
+void Reflect(double* row, const Vec& v, int64_t i, int64_t n, double tau) {
+  double d = 0;
+  for (int64_t j = i; j < n; ++j) d += row[j] * v[j - i];
+  for (int64_t j = i; j < n; ++j) row[j] -= tau * d * v[j - i];
+}
+
 MX_REGISTER_OP(_linalg_gelqf)
     .describe(
         "LQ factorization A = L * Q of (..., m, n) matrices with m <= n: Q (..., m, n) "
@@ -1105,11 +1101,8 @@ MX_REGISTER_OP(_linalg_gelqf)
                       }
                       w[i * n + i] = beta;
                       for (int64_t j = i + 1; j < n; ++j) w[i * n + j] = 0;
-                      for (int64_t r = i + 1; r < m; ++r) {  // rows below: times H_i
-                        double d = 0;
-                        for (int64_t j = i; j < n; ++j) d += w[r * n + j] * v[j - i];
-                        for (int64_t j = i; j < n; ++j) w[r * n + j] -= tau[i] * d * v[j - i];
-                      }
+                      for (int64_t r = i + 1; r < m; ++r)  // rows below: times H_i
+                        Reflect(w + r * n, v, i, n, tau[i]);
                       vs[i] = std::move(v);
                     }
                     for (int64_t r = 0; r < m; ++r)
@@ -1118,11 +1111,7 @@ MX_REGISTER_OP(_linalg_gelqf)
                     for (int64_t r = 0; r < m; ++r)
                       for (int64_t c = 0; c < n; ++c) qm[r * n + c] = r == c;
                     for (int64_t i = m - 1; i >= 0; --i)
-                      for (int64_t r = 0; r < m; ++r) {
-                        double d = 0;
-                        for (int64_t j = i; j < n; ++j) d += qm[r * n + j] * vs[i][j - i];
-                        for (int64_t j = i; j < n; ++j) qm[r * n + j] -= tau[i] * d * vs[i][j - i];
-                      }
+                      for (int64_t r = 0; r < m; ++r) Reflect(qm + r * n, vs[i], i, n, tau[i]);
                   }
                   Store(out[0], q);
                   Store(out[1], l);
@@ -1140,6 +1129,15 @@ MX_REGISTER_OP(_linalg_gelqf)
         false, true);
 
 // ---- syevd: symmetric eigendecomposition by cyclic Jacobi rotations ----
+// (x_k, y_k) -> (c x_k - sn y_k, sn x_k + c y_k) for the n pairs at x + k * step, y + k * step.
+void Rotate(double* x, double* y, int64_t step, int64_t n, double c, double sn) {
+  for (int64_t k = 0; k < n; ++k) {
+    double xk = x[k * step], yk = y[k * step];
+    x[k * step] = c * xk - sn * yk;
+    y[k * step] = sn * xk + c * yk;
+  }
+}
+
 void Jacobi(const double* a, int64_t n, double* u, double* lam) {
   Vec s(n * n), v(n * n, 0.0);
   double total = 0;
@@ -1162,21 +1160,9 @@ void Jacobi(const double* a, int64_t n, double* u, double* lam) {
         double theta = (s[q * n + q] - s[p * n + p]) / (2 * apq);
         double t = (theta >= 0 ? 1.0 : -1.0) / (std::abs(theta) + std::sqrt(theta * theta + 1));
         double c = 1 / std::sqrt(t * t + 1), sn = t * c;
-        for (int64_t k = 0; k < n; ++k) {
-          double kp = s[k * n + p], kq = s[k * n + q];
-          s[k * n + p] = c * kp - sn * kq;
-          s[k * n + q] = sn * kp + c * kq;
-        }
-        for (int64_t k = 0; k < n; ++k) {
-          double pk = s[p * n + k], qk = s[q * n + k];
-          s[p * n + k] = c * pk - sn * qk;
-          s[q * n + k] = sn * pk + c * qk;
-        }
-        for (int64_t k = 0; k < n; ++k) {
-          double kp = v[k * n + p], kq = v[k * n + q];
-          v[k * n + p] = c * kp - sn * kq;
-          v[k * n + q] = sn * kp + c * kq;
-        }
+        Rotate(&s[p], &s[q], n, n, c, sn);          // columns p, q of S
+        Rotate(&s[p * n], &s[q * n], 1, n, c, sn);  // rows p, q of S
+        Rotate(&v[p], &v[q], n, n, c, sn);          // columns p, q of V
       }
   }
   std::vector<int64_t> order(n);

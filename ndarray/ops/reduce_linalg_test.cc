@@ -3,7 +3,6 @@
 // registry entries, MXNet's documentation examples, factorization identities on random float64
 // matrices, gradients of potrf/syevd against symmetric finite differences, errors.
 #include <cmath>
-#include <fstream>
 #include <functional>
 #include <random>
 #include <set>
@@ -15,6 +14,7 @@
 #include "ndarray/ops/basic_api.h"
 #include "ndarray/ops/reduce_linalg_api.h"
 #include "ndarray/testing/op_testing.h"
+#include "ndarray/testing/ref_json.h"
 
 namespace mxnet::testing {
 namespace {
@@ -97,37 +97,13 @@ TEST(LinalgFamily, EveryOpHasACase) {
 
 // ---------------------------------------------------------------------------------------------
 // Conformance with MXNet 1.9.1.
-json LoadJson() {
-  std::ifstream f("ndarray/ops/testdata/reduce/linalg.json");
-  EXPECT_TRUE(f.good()) << "cannot open testdata/reduce/linalg.json";
-  return json::parse(f);
-}
-
-NDArray FromJson(const json& a) {
-  Shape s(a["shape"].get<std::vector<int64_t>>());
-  DType dt = ValueOrThrow(DTypeFromName(a["dtype"].get<std::string>()));
-  std::vector<double> v;
-  for (const auto& x : a["data"]) {
-    if (x.is_string()) {
-      std::string t = x.get<std::string>();
-      v.push_back(t == "nan"   ? std::numeric_limits<double>::quiet_NaN()
-                  : t == "inf" ? std::numeric_limits<double>::infinity()
-                               : -std::numeric_limits<double>::infinity());
-    } else {
-      v.push_back(x.get<double>());
-    }
-  }
-  return NDArray::FromVector(v, s, cpu(), dt);
-}
+json LoadJson() { return LoadRefJson("ndarray/ops/testdata/reduce/linalg.json"); }
 
 // The reduce family's tolerances (report.py's tol_reduce): MXNet's float32 LAPACK/BLAS work in
 // float32, ours in double.
 ::testing::AssertionResult Matches(const NDArray& got, const NDArray& want) {
-  if (got.dtype() != want.dtype())
-    return ::testing::AssertionFailure()
-           << "dtype " << DTypeName(got.dtype()) << " vs MXNet " << DTypeName(want.dtype());
-  if (want.dtype() == DType::kFloat64) return AllClose(got, want, 1e-12, 1e-13);
-  return AllClose(got, want, 2e-5, 2e-6);
+  if (want.dtype() == DType::kFloat64) return SameDTypeAllClose(got, want, 1e-12, 1e-13);
+  return SameDTypeAllClose(got, want, 2e-5, 2e-6);
 }
 
 TEST(MXNetRefs, ValuesAndGradientsMatch) {
@@ -135,36 +111,7 @@ TEST(MXNetRefs, ValuesAndGradientsMatch) {
   ASSERT_EQ(doc["mxnet_version"], "1.9.1");
   int n = 0, with_grads = 0;
   std::set<std::string> ops;
-  for (const auto& c : doc["cases"]) {
-    std::string name = c["name"], opname = c["op"];
-    SCOPED_TRACE(name);
-    const Op& op = OpRegistry::Get(opname);
-    ops.insert(op.name);
-    AttrDict attrs;
-    for (auto& [k, v] : c["attrs"].items()) attrs[k] = v.get<std::string>();
-    OpAttrs a = OpAttrs::Parse(op, attrs);
-    std::vector<NDArray> in;
-    for (const auto& x : c["inputs"]) in.push_back(FromJson(x));
-    NDArrayVec out = Invoke(op, a, in);
-    ASSERT_EQ(op.NumVisibleOutputs(a), static_cast<int>(c["outputs"].size())) << name;
-    for (size_t k = 0; k < c["outputs"].size(); ++k) {
-      NDArray want = FromJson(c["outputs"][k]);
-      ASSERT_EQ(out[k].shape(), want.shape()) << name << " output " << k;
-      EXPECT_TRUE(Matches(out[k], want)) << name << " output " << k;
-    }
-    ++n;
-    if (!c.contains("grads")) continue;
-    std::vector<NDArray> outs(out.begin(), out.end()), og;
-    for (size_t k = 0; k < outs.size(); ++k)
-      og.push_back(FromJson(c["head_grads"][k]).astype(outs[k].dtype()));
-    std::vector<NDArray> g = EagerGradBuilder::Run(op, a, in, outs, og);
-    for (size_t i = 0; i < c["grads"].size(); ++i) {
-      if (c["grads"][i].is_null()) continue;
-      ASSERT_FALSE(g[i].is_none()) << name << " gradient " << i;
-      EXPECT_TRUE(Matches(g[i], FromJson(c["grads"][i]))) << name << " gradient " << i;
-    }
-    ++with_grads;
-  }
+  for (const auto& c : doc["cases"]) CheckRefCase(c, Matches, &n, &with_grads, &ops);
   EXPECT_EQ(ops.size(), 17u);
   EXPECT_GT(with_grads, 60);
   RecordProperty("cases", n);
@@ -178,10 +125,8 @@ TEST(MXNetRefs, RejectsWhatMXNetRejects) {
   for (const auto& c : doc["errors"]) {
     std::string name = c["name"], opname = c["op"];
     SCOPED_TRACE(name + " (MXNet: " + c["message"].get<std::string>() + ")");
-    AttrDict attrs;
-    for (auto& [k, v] : c["attrs"].items()) attrs[k] = v.get<std::string>();
-    std::vector<NDArray> in;
-    for (const auto& x : c["inputs"]) in.push_back(FromJson(x));
+    AttrDict attrs = RefAttrs(c);
+    std::vector<NDArray> in = RefInputs(c);
     ExpectError([&] { RunOp(opname, in, attrs); }, {opname});
     ++n;
   }

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <random>
@@ -20,6 +19,7 @@
 #include "ndarray/grad.h"
 #include "ndarray/ops/reduce_api.h"
 #include "ndarray/testing/op_testing.h"
+#include "ndarray/testing/ref_json.h"
 
 namespace mxnet::testing {
 namespace {
@@ -881,44 +881,22 @@ TEST(HigherOrder, ProdNormMaxTopkTake) {
 // ---------------------------------------------------------------------------------------------
 // Conformance with real MXNet 1.9.1 (testdata/reduce/*.json, tools/conformance/gen_reduce_refs.py).
 json LoadJson(const std::string& name) {
-  std::ifstream f("ndarray/ops/testdata/reduce/" + name);
-  EXPECT_TRUE(f.good()) << "cannot open testdata/reduce/" << name;
-  return json::parse(f);
-}
-
-NDArray FromJson(const json& a) {
-  Shape s(a["shape"].get<std::vector<int64_t>>());
-  DType dt = ValueOrThrow(DTypeFromName(a["dtype"].get<std::string>()));
-  std::vector<double> v;
-  for (const auto& x : a["data"]) {
-    if (x.is_string()) {
-      std::string t = x.get<std::string>();
-      v.push_back(t == "nan"   ? std::numeric_limits<double>::quiet_NaN()
-                  : t == "inf" ? std::numeric_limits<double>::infinity()
-                               : -std::numeric_limits<double>::infinity());
-    } else {
-      v.push_back(x.get<double>());
-    }
-  }
-  return NDArray::FromVector(v, s, cpu(), dt);
+  return LoadRefJson("ndarray/ops/testdata/reduce/" + name);
 }
 
 // Tolerance by dtype: MXNet's float32 kernels accumulate in float32, ours in double.
 ::testing::AssertionResult Matches(const NDArray& got, const NDArray& want) {
-  if (got.dtype() != want.dtype())
-    return ::testing::AssertionFailure()
-           << "dtype " << DTypeName(got.dtype()) << " vs MXNet " << DTypeName(want.dtype());
   switch (want.dtype()) {
     case DType::kFloat16:
-      return AllClose(got, want, 2e-3, 2e-3);
+      return SameDTypeAllClose(got, want, 2e-3, 2e-3);
     case DType::kBFloat16:
-      return AllClose(got, want, 1e-2, 1e-2);
+      return SameDTypeAllClose(got, want, 1e-2, 1e-2);
     case DType::kFloat32:
-      return AllClose(got, want, 2e-5, 2e-6);
+      return SameDTypeAllClose(got, want, 2e-5, 2e-6);
     case DType::kFloat64:
-      return AllClose(got, want, 1e-12, 1e-13);
+      return SameDTypeAllClose(got, want, 1e-12, 1e-13);
     default:
-      return AllClose(got, want, 0, 0);
+      return SameDTypeAllClose(got, want, 0, 0);
   }
 }
 
@@ -928,36 +906,7 @@ TEST_P(MXNetRefs, ValuesAndGradientsMatch) {
   json doc = LoadJson(GetParam());
   ASSERT_EQ(doc["mxnet_version"], "1.9.1");
   int n = 0, with_grads = 0;
-  for (const auto& c : doc["cases"]) {
-    std::string name = c["name"], opname = c["op"];
-    SCOPED_TRACE(name);
-    const Op& op = OpRegistry::Get(opname);
-    AttrDict attrs;
-    for (auto& [k, v] : c["attrs"].items()) attrs[k] = v.get<std::string>();
-    OpAttrs a = OpAttrs::Parse(op, attrs);
-    std::vector<NDArray> in;
-    for (const auto& x : c["inputs"]) in.push_back(FromJson(x));
-    NDArrayVec out = Invoke(op, a, in);
-    ASSERT_EQ(op.NumVisibleOutputs(a), static_cast<int>(c["outputs"].size())) << name;
-    for (size_t k = 0; k < c["outputs"].size(); ++k) {
-      NDArray want = FromJson(c["outputs"][k]);
-      ASSERT_EQ(out[k].shape(), want.shape()) << name << " output " << k;
-      EXPECT_TRUE(Matches(out[k], want)) << name << " output " << k;
-    }
-    ++n;
-    if (!c.contains("grads")) continue;
-    std::vector<NDArray> outs(out.begin(), out.end()), og;
-    for (size_t k = 0; k < outs.size(); ++k)
-      og.push_back(k < c["head_grads"].size() ? FromJson(c["head_grads"][k]).astype(outs[k].dtype())
-                                              : nd::zeros_like(outs[k]));
-    std::vector<NDArray> g = EagerGradBuilder::Run(op, a, in, outs, og);
-    for (size_t i = 0; i < c["grads"].size(); ++i) {
-      if (c["grads"][i].is_null()) continue;
-      ASSERT_FALSE(g[i].is_none()) << name << " gradient " << i;
-      EXPECT_TRUE(Matches(g[i], FromJson(c["grads"][i]))) << name << " gradient " << i;
-    }
-    ++with_grads;
-  }
+  for (const auto& c : doc["cases"]) CheckRefCase(c, Matches, &n, &with_grads);
   EXPECT_GT(n, 10);
   RecordProperty("cases", n);
   RecordProperty("cases_with_gradients", with_grads);
@@ -978,55 +927,8 @@ TEST(MXNetRegistry, NamesAttributesAndDefaults) {
       {"Embedding", {{"input_dim", "3"}, {"output_dim", "2"}}},
       {"scatter_nd", {{"shape", "(2, 2)"}}}};
   ASSERT_EQ(doc["ops"].size(), 23u);
-  for (auto& [name, info] : doc["ops"].items()) {
-    SCOPED_TRACE(name);
-    const Op* op = OpRegistry::Find(name);
-    ASSERT_NE(op, nullptr) << name;
-    EXPECT_EQ(op->name, name);
-    for (const auto& n : info["names"]) {
-      const Op* alias = OpRegistry::Find(n.get<std::string>());
-      EXPECT_EQ(alias, op) << "MXNet name " << n << " of " << name;
-    }
-    AttrDict req = required.count(name) ? required.at(name) : AttrDict{};
-    OpAttrs defaults = OpAttrs::Parse(*op, req);
-    EXPECT_EQ(op->InputNames(defaults), info["inputs"].get<std::vector<std::string>>());
-    std::set<std::string> ours, theirs;
-    if (op->schema)
-      for (const auto& f : op->schema->fields) ours.insert(f.name);
-    for (const auto& at : info["attrs"]) {
-      std::string an = at[0], type = at[1];
-      theirs.insert(an);
-      ASSERT_TRUE(op->schema) << name;
-      const FieldInfo* f = op->schema->Find(an);
-      ASSERT_NE(f, nullptr) << name << "." << an;
-      if (type.find("required") != std::string::npos) {
-        EXPECT_TRUE(f->required) << name << "." << an;
-        continue;
-      }
-      size_t d = type.find("default=");
-      ASSERT_NE(d, std::string::npos) << type;
-      std::string def = type.substr(d + 8);
-      if (def.size() >= 2 && def.front() == '\'') def = def.substr(1, def.size() - 2);
-      // MXNet's default parses to our default.
-      AttrDict with = req;
-      with[an] = def;
-      EXPECT_TRUE(OpAttrs::Parse(*op, with) == defaults)
-          << name << "." << an << " default '" << def << "'";
-      // Enumerations: the same choices.
-      if (type.front() == '{') {
-        std::string inner = type.substr(1, type.find('}') - 1);
-        std::set<std::string> want;
-        for (std::string_view p : StrSplit(inner, ',')) {
-          std::string s(StripWhitespace(p));
-          if (s.size() >= 2 && s.front() == '\'') s = s.substr(1, s.size() - 2);
-          want.insert(s);
-        }
-        EXPECT_EQ(std::set<std::string>(f->choices.begin(), f->choices.end()), want)
-            << name << "." << an;
-      }
-    }
-    EXPECT_EQ(ours, theirs) << name;
-  }
+  for (auto& [name, info] : doc["ops"].items())
+    CheckRegistryEntry(name, info, required.count(name) ? required.at(name) : AttrDict{});
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,7 +4,6 @@
 // pass-through for the random ops), statistical checks of the random ops (factor ranges, flip
 // probability, seed repeatability) and error messages.
 #include <cmath>
-#include <fstream>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -15,29 +14,19 @@
 #include "ndarray/ops/shape_image_api.h"
 #include "ndarray/random.h"
 #include "ndarray/testing/op_testing.h"
+#include "ndarray/testing/ref_json.h"
 
 namespace mxnet {
 namespace {
 
 using json = nlohmann::json;
 using testing::AllClose;
-
-NDArray FromJson(const json& j) {
-  Shape s;
-  for (const auto& d : j["shape"]) s.push_back(d.get<int64_t>());
-  DType t = ValueOrThrow(DTypeFromName(j["dtype"].get<std::string>()));
-  return NDArray::FromVector(j["values"].get<std::vector<double>>(), s, cpu(), t);
-}
-
-template <typename F>
-std::string ErrorOf(F f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using testing::ErrorOf;
+using testing::LoadRefJson;
+using testing::RefArray;
+using testing::RefAttrs;
+using testing::RefInputs;
+using testing::SameDTypeAllClose;
 
 NDArray Arr(std::vector<double> v, const Shape& s, DType t = DType::kFloat32) {
   return NDArray::FromVector(v, s, cpu(), t);
@@ -54,9 +43,7 @@ NDArray Pattern(const Shape& s, DType t = DType::kUint8) {
 // Real MXNet 1.9.1.
 
 TEST(ImageMXNetReference, ValuesGradientsAndErrorsMatch) {
-  std::ifstream f("ndarray/ops/testdata/shape/refs.json");
-  ASSERT_TRUE(f.good());
-  const json refs = json::parse(f);
+  const json refs = LoadRefJson("ndarray/ops/testdata/shape/refs.json");
   std::set<std::string> ops;
   int checked = 0, errors = 0, grads = 0;
   for (const auto& c : refs["cases"]) {
@@ -64,25 +51,21 @@ TEST(ImageMXNetReference, ValuesGradientsAndErrorsMatch) {
     if (op_name.rfind("_image_", 0) != 0) continue;
     SCOPED_TRACE(op_name + " " + c["attrs"].dump());
     ops.insert(op_name);
-    AttrDict attrs;
-    for (const auto& [k, v] : c["attrs"].items()) attrs[k] = v.get<std::string>();
-    std::vector<NDArray> in;
-    for (const auto& x : c["inputs"]) in.push_back(FromJson(x));
+    AttrDict attrs = RefAttrs(c);
+    std::vector<NDArray> in = RefInputs(c);
     if (c.value("error", false) || c.value("ours_error", false)) {
       EXPECT_NE(ErrorOf([&] { Invoke(op_name, in, attrs); }), "");
       ++errors;
       continue;
     }
     NDArrayVec out = Invoke(op_name, in, attrs);
-    NDArray want = FromJson(c["outputs"][0]);
-    EXPECT_EQ(out[0].dtype(), want.dtype());
-    EXPECT_TRUE(AllClose(out[0], want, 1e-6, 1e-7));
+    EXPECT_TRUE(SameDTypeAllClose(out[0], RefArray(c["outputs"][0]), 1e-6, 1e-7));
     ++checked;
     if (!c.contains("grads")) continue;
     const Op& op = OpRegistry::Get(op_name);
-    std::vector<NDArray> outs(out.begin(), out.end()), heads = {FromJson(c["head_grads"][0])};
+    std::vector<NDArray> outs(out.begin(), out.end()), heads = {RefArray(c["head_grads"][0])};
     auto g = EagerGradBuilder::Run(op, OpAttrs::Parse(op, attrs), in, outs, heads);
-    EXPECT_TRUE(AllClose(g[0], FromJson(c["grads"][0]), 1e-5, 1e-6));
+    EXPECT_TRUE(AllClose(g[0], RefArray(c["grads"][0]), 1e-5, 1e-6));
     ++grads;
   }
   for (const char* op :

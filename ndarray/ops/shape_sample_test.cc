@@ -4,7 +4,6 @@
 // formulas, normalization sums/integrals, gradients, MXNet 1.9.1 reference values
 // (testdata/shape/refs.json, tools/conformance/gen_shape_refs.py) and shape/dtype errors.
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <numbers>
 #include <set>
@@ -17,12 +16,18 @@
 #include "ndarray/ops/shape_sample_api.h"
 #include "ndarray/random.h"
 #include "ndarray/testing/op_testing.h"
+#include "ndarray/testing/ref_json.h"
 
 namespace mxnet {
 namespace {
 
 namespace rnd = nd::random;
 using testing::AllClose;
+using testing::ErrorOf;
+using testing::LoadRefJson;
+using testing::RefArray;
+using testing::RefAttrs;
+using testing::RefInputs;
 
 struct Moments {
   double mean = 0, var = 0, min = INFINITY, max = -INFINITY;
@@ -50,16 +55,6 @@ std::vector<double> Row(const NDArray& a, int64_t r, int64_t cols) {
 NDArray Vec(std::vector<double> v, DType t = DType::kFloat32) {
   int64_t n = static_cast<int64_t>(v.size());
   return NDArray::FromVector(v, {n}, cpu(), t);
-}
-
-template <typename F>
-std::string ErrorOf(F f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 constexpr int64_t kN = 200000;
@@ -596,26 +591,16 @@ TEST(Pdf, ShapeAndDtypeErrors) {
 
 // Real MXNet 1.9.1 values and gradients of the pdf ops (refs.json, written by
 // tools/conformance/gen_shape_refs.py; tests/shape_test.cc checks every case of the file too).
-NDArray FromJson(const nlohmann::json& j) {
-  Shape s;
-  for (const auto& d : j["shape"]) s.push_back(d.get<int64_t>());
-  DType t = ValueOrThrow(DTypeFromName(j["dtype"].get<std::string>()));
-  return NDArray::FromVector(j["values"].get<std::vector<double>>(), s, cpu(), t);
-}
-
 TEST(Pdf, MatchesMXNetReference) {
-  std::ifstream f("ndarray/ops/testdata/shape/refs.json");
-  nlohmann::json refs = nlohmann::json::parse(f);
+  const nlohmann::json refs = LoadRefJson("ndarray/ops/testdata/shape/refs.json");
   std::set<std::string> ops;
   int checked = 0, errors = 0;
   for (const auto& c : refs["cases"]) {
     std::string name = c["op"].get<std::string>();
     if (name.rfind("_random_pdf_", 0) != 0) continue;
     SCOPED_TRACE(StrCat(name, " ", c["attrs"].dump()));
-    AttrDict attrs;
-    for (const auto& [k, v] : c["attrs"].items()) attrs[k] = v.get<std::string>();
-    std::vector<NDArray> in;
-    for (const auto& x : c["inputs"]) in.push_back(FromJson(x));
+    AttrDict attrs = RefAttrs(c);
+    std::vector<NDArray> in = RefInputs(c);
     if (c.value("error", false)) {
       EXPECT_THROW(Invoke(name, in, attrs), Error);
       ++errors;
@@ -624,7 +609,7 @@ TEST(Pdf, MatchesMXNetReference) {
     const Op& op = OpRegistry::Get(name);
     OpAttrs a = OpAttrs::Parse(op, attrs);
     NDArrayVec out = Invoke(op, a, in);
-    NDArray want = FromJson(c["outputs"][0]);
+    NDArray want = RefArray(c["outputs"][0]);
     EXPECT_EQ(out[0].dtype(), want.dtype());
     // float64: MXNet's pi is a float (normal: 1.4e-8 relative) and its digamma takes logf
     // (gamma/Dirichlet/negative binomial gradients: ~1e-7); ours are exact in double.
@@ -634,11 +619,11 @@ TEST(Pdf, MatchesMXNetReference) {
     ++checked;
     if (!c.contains("grads")) continue;
     std::vector<NDArray> outs(out.begin(), out.end()), heads;
-    for (const auto& h : c["head_grads"]) heads.push_back(FromJson(h));
+    for (const auto& h : c["head_grads"]) heads.push_back(RefArray(h));
     std::vector<NDArray> g = EagerGradBuilder::Run(op, a, in, outs, heads);
     for (size_t i = 0; i < in.size(); ++i) {
       ASSERT_FALSE(g[i].is_none()) << "input " << i;
-      EXPECT_TRUE(AllClose(g[i], FromJson(c["grads"][i]), f64 ? 1e-6 : 1e-5, 1e-6))
+      EXPECT_TRUE(AllClose(g[i], RefArray(c["grads"][i]), f64 ? 1e-6 : 1e-5, 1e-6))
           << "gradient of input " << i;
     }
   }

@@ -14,12 +14,14 @@
 #include "ndarray/grad.h"
 #include "ndarray/ops/shape_api.h"
 #include "ndarray/testing/op_testing.h"
+#include "ndarray/testing/ref_json.h"
 
 namespace mxnet {
 namespace {
 
 using json = nlohmann::json;
 using testing::AllClose;
+using testing::ErrorOf;
 
 NDArray Iota(const Shape& s, DType t = DType::kFloat32) {
   if (s.Size() == 0) return nd::zeros(s, cpu(), t);
@@ -29,17 +31,6 @@ NDArray Iota(const Shape& s, DType t = DType::kFloat32) {
 }
 
 std::vector<double> Values(const NDArray& a) { return a.ToVector<double>(); }
-
-// Message of the mxnet::Error `f` throws ("" if it does not throw one).
-template <typename F>
-std::string ErrorOf(F f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
 
 // ---------------------------------------------------------------------------------------------
 // Real MXNet 1.9.1 reference values.
