@@ -426,5 +426,32 @@ TEST(CTCLoss, GradientIsScaledByTheHeadGradientAndZeroPastTheLength) {
   EXPECT_TRUE(g[2].is_none());
 }
 
+// A label that cannot be aligned (labels 1, 1 need 3 steps with the blank between the repeats;
+// sample 1 has 2): loss 0 and a zero gradient for that sample (MXNet's loss; MXNet 1.9.1's
+// gradient there is sometimes uninitialized memory, so gen_nn_refs.py records no gradient).
+TEST(CTCLoss, InfeasibleLabelGivesZeroLossAndGradient) {
+  NDArray data = RandomArray({4, 2, 3}, -2, 2, 9);
+  NDArray label = NDArray::FromVector(std::vector<double>{1, 2, 1, 1}, {2, 2});
+  NDArray dlen = NDArray::FromVector(std::vector<double>{4, 2}, {2});
+  const Op& op = OpRegistry::Get("_contrib_CTCLoss");
+  OpAttrs attrs = OpAttrs::Parse(op, {{"use_data_lengths", "True"}});
+  std::vector<NDArray> in{data, label, dlen};
+  NDArrayVec out = Invoke(op, attrs, in);
+  std::vector<double> loss = out[0].ToVector<double>();
+  EXPECT_GT(loss[0], 0.0);
+  EXPECT_EQ(loss[1], 0.0);
+  std::vector<NDArray> ov(out.begin(), out.end());
+  std::vector<NDArray> og{NDArray::Full({2}, 1.0, cpu(), DType::kFloat64),
+                          NDArray::Full({4, 2, 3}, 0, cpu(), DType::kFloat64)};
+  std::vector<double> gv = EagerGradBuilder::Run(op, attrs, in, ov, og)[0].ToVector<double>();
+  double sample0 = 0;
+  for (int64_t t = 0; t < 4; ++t)
+    for (int64_t a = 0; a < 3; ++a) {
+      EXPECT_EQ(gv[(t * 2 + 1) * 3 + a], 0.0) << "t " << t << " class " << a;
+      sample0 += std::abs(gv[(t * 2) * 3 + a]);
+    }
+  EXPECT_GT(sample0, 0.1);  // the feasible sample still gets its gradient
+}
+
 }  // namespace
 }  // namespace mxnet

@@ -307,10 +307,12 @@ def rnn_cases():
            [g.uniform((5, 3, 4), -2, 2), np.array([[0, 1, 2], [1, 1, 0], [2, 0, 1]], np.float32),
             np.array([5, 3, 4], np.float32), np.array([3, 2, 1], np.float32)],
            dict(use_data_lengths=True, use_label_lengths=True, blank_label="last"), **ctc)
-    # Second sample cannot be aligned (2 labels + 1 repeat > 2 steps): loss 0, gradient 0.
+    # Second sample cannot be aligned (2 labels + 1 repeat > 2 steps): loss 0. Forward only: MXNet
+    # 1.9.1 leaves that sample's gradient uninitialized now and then (huge values from run to run);
+    # nn_rnn_test.cc checks our zero gradient by hand.
     g.case("ctc_infeasible", "CTCLoss",
            [g.uniform((4, 2, 3), -2, 2), np.array([[1, 2], [1, 1]], np.float32), np.array([4, 2], np.float32)],
-           dict(use_data_lengths=True), **ctc)
+           dict(use_data_lengths=True), **dict(ctc, grads=False))
     g.cases[-1]["op"] = "_contrib_CTCLoss"  # the same op under its contrib names
     g.case("ctc_empty_label", "CTCLoss",
            [g.uniform((3, 2, 3), -2, 2), np.array([[0, 0], [2, 0]], np.float32)], {}, **ctc)

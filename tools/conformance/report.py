@@ -1144,8 +1144,9 @@ def mxnet_attrs(name):
     check_call(_LIB.MXSymbolGetAtomicSymbolInfo(
         h, ctypes.byref(nm), ctypes.byref(desc), ctypes.byref(n_args), ctypes.byref(a_names),
         ctypes.byref(a_types), ctypes.byref(a_descs), ctypes.byref(key_var), ctypes.byref(ret)))
+    # Inputs are typed "NDArray-or-Symbol", "NDArray" or "Symbol or Symbol[]" in MXNet's metadata.
     attrs = {py_str(a_names[i]) for i in range(n_args.value)
-             if not py_str(a_types[i]).startswith("NDArray-or-Symbol")}
+             if not py_str(a_types[i]).startswith(("NDArray", "Symbol"))}
     if key_var.value:
         attrs.discard(py_str(key_var.value))
     return attrs
