@@ -19,13 +19,6 @@ using namespace reduce_internal;
 using Grads = std::vector<GradValue>;
 using GV = std::span<const GradValue>;
 
-// Zero gradients for every input (MXNet's MakeZeroGradNodes).
-Grads ZeroGrads(GradBuilder& b, const OpAttrs&, GV in, GV, GV) {
-  Grads g;
-  for (GradValue v : in) g.push_back(b.ZerosLike(v));
-  return g;
-}
-
 // Compute type of ops whose float attributes mix with the data (MXNet: float, double for double).
 template <typename T>
 using MixT = std::conditional_t<std::is_same_v<T, double>, double, float>;

@@ -20,23 +20,6 @@ using namespace reduce_internal;
 using Grads = std::vector<GradValue>;
 using GV = std::span<const GradValue>;
 
-Grads ZeroGrads(GradBuilder& b, const OpAttrs&, GV in, GV, GV) {
-  Grads g;
-  for (GradValue v : in) g.push_back(b.ZerosLike(v));
-  return g;
-}
-
-// Elements of `a` as A (the compute type).
-template <typename A>
-std::vector<A> Values(const NDArray& a) {
-  std::vector<A> v(a.size());
-  MX_FLOAT_TYPE_SWITCH(a.dtype(), T, "box op", {
-    const T* p = static_cast<const T*>(a.data_ptr());
-    for (int64_t i = 0; i < a.size(); ++i) v[i] = static_cast<A>(p[i]);
-  });
-  return v;
-}
-
 // Overlap of two boxes along one dimension: a[0], a[2] are (min, max) for corner boxes or
 // (center, size) for center boxes.
 template <typename A>
@@ -80,27 +63,6 @@ Shape Prefix(const Shape& s, int drop) {
   Shape o;
   for (int i = 0; i < s.ndim() - drop; ++i) o.push_back(s[i]);
   return o;
-}
-
-// Writes v (compute type A) into out's dtype.
-template <typename A>
-void Store(const std::vector<A>& v, const NDArray& out) {
-  MX_FLOAT_TYPE_SWITCH(out.dtype(), T, "box op", {
-    T* p = static_cast<T*>(out.data_ptr());
-    for (size_t i = 0; i < v.size(); ++i) p[i] = static_cast<T>(v[i]);
-  });
-}
-
-// Runs body.template operator()<A>() with A = double for float64 inputs, float otherwise.
-template <typename F>
-void WithComputeType(DType dt, std::string_view op, F&& body) {
-  if (!IsFloatingPoint(dt))
-    MX_THROW(absl::StatusCode::kInvalidArgument, op, ": dtype ", DTypeName(dt),
-             " is not supported (needs a floating-point type)");
-  if (dt == DType::kFloat64)
-    body(double{});
-  else
-    body(float{});
 }
 
 // ---- _contrib_box_iou ----

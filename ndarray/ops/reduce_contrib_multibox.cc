@@ -17,41 +17,6 @@ using namespace reduce_internal;
 using Grads = std::vector<GradValue>;
 using GV = std::span<const GradValue>;
 
-Grads ZeroGrads(GradBuilder& b, const OpAttrs&, GV in, GV, GV) {
-  Grads g;
-  for (GradValue v : in) g.push_back(b.ZerosLike(v));
-  return g;
-}
-
-template <typename A>
-std::vector<A> Values(const NDArray& a, std::string_view op) {
-  std::vector<A> v(a.size());
-  MX_FLOAT_TYPE_SWITCH(a.dtype(), T, op, {
-    const T* p = static_cast<const T*>(a.data_ptr());
-    for (int64_t i = 0; i < a.size(); ++i) v[i] = static_cast<A>(p[i]);
-  });
-  return v;
-}
-
-template <typename A>
-void Store(const std::vector<A>& v, const NDArray& out, std::string_view op) {
-  MX_FLOAT_TYPE_SWITCH(out.dtype(), T, op, {
-    T* p = static_cast<T*>(out.data_ptr());
-    for (size_t i = 0; i < v.size(); ++i) p[i] = static_cast<T>(v[i]);
-  });
-}
-
-template <typename F>
-void WithComputeType(DType dt, std::string_view op, F&& body) {
-  if (!IsFloatingPoint(dt))
-    MX_THROW(absl::StatusCode::kInvalidArgument, op, ": dtype ", DTypeName(dt),
-             " is not supported (needs a floating-point type)");
-  if (dt == DType::kFloat64)
-    body(double{});
-  else
-    body(float{});
-}
-
 void CheckRank(std::string_view op, std::string_view what, const Shape& s, int ndim,
                std::string_view layout) {
   if (s.ndim_known() && s.ndim() != ndim)

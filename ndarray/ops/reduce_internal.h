@@ -4,12 +4,14 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <type_traits>
 #include <vector>
 
 #include "base/error.h"
 #include "base/shape.h"
+#include "ndarray/grad.h"
 #include "ndarray/kernel_util.h"
 #include "ndarray/ndarray.h"
 #include "ndarray/op.h"
@@ -74,5 +76,46 @@ inline AxisSplit SplitAt(const Shape& shape, int axis) {
 
 // Whether an index array's dtype is floating point (Half/BFloat16 included).
 inline bool IsFloatIndex(DType t) { return IsFloatingPoint(t); }
+
+// Zero gradients for every input (MXNet's MakeZeroGradNodes).
+inline std::vector<GradValue> ZeroGrads(GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
+                                        std::span<const GradValue>, std::span<const GradValue>) {
+  std::vector<GradValue> g;
+  for (GradValue v : in) g.push_back(b.ZerosLike(v));
+  return g;
+}
+
+// Elements of a floating-point array as A (the compute type); `op` names it in dtype errors.
+template <typename A>
+std::vector<A> Values(const NDArray& a, std::string_view op = "box op") {
+  std::vector<A> v(a.size());
+  MX_FLOAT_TYPE_SWITCH(a.dtype(), T, op, {
+    const T* p = static_cast<const T*>(a.data_ptr());
+    for (int64_t i = 0; i < a.size(); ++i) v[i] = static_cast<A>(p[i]);
+  });
+  return v;
+}
+
+// Writes v (compute type A) into out's floating-point dtype.
+template <typename A>
+void Store(const std::vector<A>& v, const NDArray& out, std::string_view op = "box op") {
+  MX_FLOAT_TYPE_SWITCH(out.dtype(), T, op, {
+    T* p = static_cast<T*>(out.data_ptr());
+    for (size_t i = 0; i < v.size(); ++i) p[i] = static_cast<T>(v[i]);
+  });
+}
+
+// Runs body(A{}) with A = double for float64 inputs, float for the other floating types;
+// other dtypes throw kInvalidArgument naming `op`.
+template <typename F>
+void WithComputeType(DType dt, std::string_view op, F&& body) {
+  if (!IsFloatingPoint(dt))
+    MX_THROW(absl::StatusCode::kInvalidArgument, op, ": dtype ", DTypeName(dt),
+             " is not supported (needs a floating-point type)");
+  if (dt == DType::kFloat64)
+    body(double{});
+  else
+    body(float{});
+}
 
 }  // namespace mxnet::ops::reduce_internal
