@@ -28,8 +28,8 @@ void BM_Inference(benchmark::State& state, const char* name, bool hybridized) {
 }
 
 // The hybridized net's traced graph run by a CachedOp with the inference passes (BatchNorm
-// folding, oneDNN conv/FC post-op fusion): what hybridize() with a backend gives once
-// HybridizeOptions::backend reaches the executor.
+// folding, oneDNN conv/FC post-op fusion): what hybridize({.backend = "onednn"}) runs, without
+// the Block call overhead.
 void BM_InferencePasses(benchmark::State& state, const char* name) {
   int64_t batch = state.range(0);
   auto net = get_model(name);
