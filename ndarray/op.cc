@@ -276,6 +276,29 @@ void InferOutputs(const Op& op, const OpAttrs& attrs, ShapeVec* in_shapes, DType
     ElemwiseType(attrs, in_types, out_types);
 }
 
+void InferOutputsFromData(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inputs,
+                          ShapeVec* out_shapes, DTypeVec* out_types) {
+  ShapeVec in_s;
+  DTypeVec in_t;
+  for (const auto& x : inputs) {
+    in_s.push_back(x.shape());
+    in_t.push_back(static_cast<int>(x.dtype()));
+  }
+  InferOutputs(op, attrs, &in_s, &in_t, out_shapes, out_types);
+  if (op.infer_shape_from_data) {
+    ShapeVec dyn(out_shapes->size(), Shape::Unknown());
+    op.infer_shape_from_data(attrs, inputs, &dyn);
+    for (size_t i = 0; i < out_shapes->size() && i < dyn.size(); ++i)
+      MergeShape(&dyn[i], (*out_shapes)[i], StrCat(op.name, ": output ", i));
+    out_shapes->assign(dyn.begin(), dyn.end());
+  }
+  for (size_t i = 0; i < out_shapes->size(); ++i)
+    if (!(*out_shapes)[i].is_known() || (*out_types)[i] < 0)
+      MX_THROW(absl::StatusCode::kInvalidArgument, op.name,
+               ": cannot infer the shape/dtype of output ", i, " (got ",
+               (*out_shapes)[i].ToString(), ")");
+}
+
 namespace {
 // Shape-only dispatch (DispatchState::infer_only).
 NDArrayVec InvokeInferOnly(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inputs,
@@ -283,6 +306,10 @@ NDArrayVec InvokeInferOnly(const Op& op, const OpAttrs& attrs, std::span<const N
   ShapeVec out_s;
   DTypeVec out_t;
   InferOutputs(op, attrs, &in_s, &in_t, &out_s, &out_t);
+  // Data-dependent shapes are known only when every input holds data.
+  if (op.infer_shape_from_data &&
+      std::none_of(inputs.begin(), inputs.end(), [](const NDArray& x) { return x.is_placeholder(); }))
+    InferOutputsFromData(op, attrs, inputs, &out_s, &out_t);
   for (size_t i = 0; i < inputs.size(); ++i) {
     NDArray::Impl& impl = *inputs[i].impl();
     if (!impl.is_placeholder) continue;
@@ -315,7 +342,10 @@ NDArrayVec Invoke(const Op& op, const OpAttrs& attrs, std::span<const NDArray> i
                op.InputNames(attrs)[i], ") has no data yet (an uninitialized parameter?)");
   ShapeVec out_s;
   DTypeVec out_t;
-  InferOutputs(op, attrs, &in_s, &in_t, &out_s, &out_t);
+  if (op.infer_shape_from_data)
+    InferOutputsFromData(op, attrs, inputs, &out_s, &out_t);
+  else
+    InferOutputs(op, attrs, &in_s, &in_t, &out_s, &out_t);
   NDArrayVec outs;
   for (size_t i = 0; i < out_s.size(); ++i) {
     if (!out_s[i].is_known() || out_t[i] < 0)
@@ -336,12 +366,24 @@ void InvokeInto(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inp
   DTypeVec in_t, out_t;
   for (const auto& x : inputs)
     in_s.push_back(x.shape()), in_t.push_back(static_cast<int>(x.dtype()));
-  InferOutputs(op, attrs, &in_s, &in_t, &out_s, &out_t);
+  if (op.infer_shape_from_data)
+    InferOutputsFromData(op, attrs, inputs, &out_s, &out_t);
+  else
+    InferOutputs(op, attrs, &in_s, &in_t, &out_s, &out_t);
   if (outputs.size() != out_s.size())
     MX_THROW(absl::StatusCode::kInvalidArgument, op.name, ": expected ", out_s.size(),
              " outputs, got ", outputs.size());
+  // Outputs inference leaves (partly) unknown take the caller's shape/dtype (_set_value).
+  auto fits = [](const Shape& given, const Shape& inferred) {
+    if (!inferred.ndim_known()) return true;
+    if (given.ndim() != inferred.ndim()) return false;
+    for (int d = 0; d < given.ndim(); ++d)
+      if (inferred[d] >= 0 && inferred[d] != given[d]) return false;
+    return true;
+  };
   for (size_t i = 0; i < outputs.size(); ++i)
-    if (outputs[i].shape() != out_s[i] || static_cast<int>(outputs[i].dtype()) != out_t[i])
+    if (!fits(outputs[i].shape(), out_s[i]) ||
+        (out_t[i] >= 0 && static_cast<int>(outputs[i].dtype()) != out_t[i]))
       MX_THROW(absl::StatusCode::kInvalidArgument, op.name, ": output ", i, " is ",
                outputs[i].shape().ToString(), " ", DTypeName(outputs[i].dtype()), ", expected ",
                out_s[i].ToString());

@@ -98,6 +98,11 @@ using FSupports = std::function<bool(const OpAttrs& attrs, std::span<const NDArr
 using FInferShape = std::function<void(const OpAttrs& attrs, ShapeVec* in, ShapeVec* out)>;
 // Type inference, same contract, with DType flags (-1 unknown).
 using FInferType = std::function<void(const OpAttrs& attrs, DTypeVec* in, DTypeVec* out)>;
+// Data-dependent output shapes (boolean_mask, nonzero): sets every output shape from the input
+// arrays' values (reading device data as needed). Runs right before the kernel in Invoke and in
+// the symbolic executor; the op's static FInferShape leaves such outputs unknown (no error).
+using FInferShapeFromData = std::function<void(const OpAttrs& attrs,
+                                               std::span<const NDArray> inputs, ShapeVec* out)>;
 // Gradient as a composition of registered ops: one entry per input (an invalid GradValue where
 // there is none, e.g. integer indices or aux states).
 using FGradient = std::function<std::vector<GradValue>(
@@ -182,6 +187,11 @@ class Op {
     is_random = true;
     return *this;
   }
+  // Output shapes depend on input values (see FInferShapeFromData).
+  Op& set_dynamic_output_shape(FInferShapeFromData f) {
+    infer_shape_from_data = std::move(f);
+    return *this;
+  }
 
   // ---- Queries. ----
   int NumInputs(const OpAttrs& a) const {
@@ -197,6 +207,7 @@ class Op {
   std::vector<std::string> OutputNames(const OpAttrs& a) const;
   bool IsMutableInput(int i) const;
   bool differentiable() const { return static_cast<bool>(gradient); }
+  bool has_dynamic_output_shape() const { return static_cast<bool>(infer_shape_from_data); }
   // The kernel for `dev` handling this call: optimized backends first, then the reference.
   // Throws kUnimplemented naming the op and device when none exists.
   const FCompute& SelectKernel(DeviceType dev, const OpAttrs& attrs,
@@ -218,6 +229,7 @@ class Op {
   std::vector<int> mutable_inputs;
   FInferShape infer_shape;
   FInferType infer_type;  // default: all inputs and outputs share one dtype
+  FInferShapeFromData infer_shape_from_data;  // set only for data-dependent output shapes
   FGradient gradient;
   bool grad_uses_inputs = true, grad_uses_outputs = true;
   bool non_differentiable = false;
@@ -290,6 +302,12 @@ NDArrayVec Invoke(std::string_view op_name, std::span<const NDArray> inputs,
 // Runs only shape and type inference for `op` on the given input shapes/types (flags).
 void InferOutputs(const Op& op, const OpAttrs& attrs, ShapeVec* in_shapes, DTypeVec* in_types,
                   ShapeVec* out_shapes, DTypeVec* out_types);
+
+// Output shapes/types of `op` on concrete input arrays: static inference, then (ops with a
+// dynamic output shape) the shapes computed from the input values. Throws kInvalidArgument naming
+// the op when an output stays unknown.
+void InferOutputsFromData(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inputs,
+                          ShapeVec* out_shapes, DTypeVec* out_types);
 
 // ---- Common inference helpers for op definitions. ----
 // All inputs and outputs share one shape (unknown dims filled from any known one).

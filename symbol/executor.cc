@@ -117,8 +117,9 @@ struct State {
 };
 
 struct Plan {
-  std::vector<Shape> shapes;
+  std::vector<Shape> shapes;  // unknown for values shaped at run time (dynamic-shape ops)
   std::vector<int> types;
+  bool dynamic = false;  // the graph has an op with data-dependent output shapes
   passes::MemoryPlan memory;
   // Reusable states for static_alloc.
   mutable std::mutex mu;
@@ -404,15 +405,20 @@ struct CachedOp::Impl {
       InferShapes(g, &plan->shapes);
       InferTypes(g, &plan->types);
     }
+    // Values downstream of an op with data-dependent output shapes (boolean_mask, nonzero) may
+    // stay unknown here: Run infers their shapes from the actual inputs and allocates them.
+    for (const auto& node : g.nodes)
+      plan->dynamic |= !node->is_variable() && node->op->has_dynamic_output_shape();
     for (size_t n = 0; n < g.nodes.size(); ++n) {
       for (int k = 0; k < g.nodes[n]->num_outputs(); ++k) {
         int e = g.EntryId(static_cast<int>(n), k);
-        if (!plan->shapes[e].is_known() || plan->types[e] < 0)
+        if (plan->types[e] < 0 || (!plan->dynamic && !plan->shapes[e].is_known()))
           MX_THROW(absl::StatusCode::kInvalidArgument,
                    "CachedOp: cannot infer the shape/dtype of '", g.nodes[n]->name, "' output ", k,
                    " (", plan->shapes[e].ToString(), ") from the input shapes");
       }
     }
+    // (The planner leaves values of unknown shape out: Run allocates them.)
     plan->memory = passes::PlanMemory(g, plan->shapes, plan->types, {.reuse = options.plan_memory});
     return plan;
   }
@@ -511,12 +517,21 @@ struct CachedOp::Impl {
       in.clear();
       out.clear();
       for (const auto& e : node.inputs) in.push_back(st.values[g.EntryId(e)]);
+      ShapeVec run_shapes;  // shapes inferred now from the actual inputs (dynamic plans)
       for (int k = 0; k < node.num_outputs(); ++k) {
         int e = g.EntryId(n, k);
         DType t = static_cast<DType>(plan.types[e]);
         int slot = plan.memory.slot[e];
-        NDArray v =
-            slot >= 0 ? ViewOf(st.slots[slot], plan.shapes[e], t) : NDArray(plan.shapes[e], dev, t);
+        if (!plan.shapes[e].is_known() && run_shapes.empty()) {
+          DTypeVec run_types;
+          try {
+            InferOutputsFromData(*node.op, node.attrs, in, &run_shapes, &run_types);
+          } catch (const Error& err) {
+            MX_THROW(err.code(), "node '", node.name, "' (", node.op->name, "): ", err.what());
+          }
+        }
+        const Shape& shape = plan.shapes[e].is_known() ? plan.shapes[e] : run_shapes[k];
+        NDArray v = slot >= 0 ? ViewOf(st.slots[slot], shape, t) : NDArray(shape, dev, t);
         st.values[e] = v;
         out.push_back(v);
       }
@@ -670,6 +685,11 @@ NDArrayVec CachedOp::operator()(std::span<const NDArray> inputs) {
   auto call = std::make_shared<CachedOpCall>(impl_, program, mask);
   std::vector<NDArray> outs = (*call)(std::vector<NDArray>(inputs.begin(), inputs.end()));
   return NDArrayVec(outs.begin(), outs.end());
+}
+
+Symbol GradientGraph(const Symbol& fwd, const std::vector<bool>& needs_grad,
+                     const std::vector<std::string>& input_names) {
+  return BuildTrainingGraph(fwd, needs_grad, input_names);
 }
 
 MemoryStats CachedOp::memory_stats() const {

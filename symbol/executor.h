@@ -109,4 +109,11 @@ class CachedOp {
   std::shared_ptr<Impl> impl_;
 };
 
+// The forward outputs of `fwd` followed by d(outputs)/d(inputs[i]) for every input named in
+// `input_names` with needs_grad[i] (zeros where an output does not depend on it), built from the
+// registry's gradient definitions. Head gradients are variables "__head_grad_<k>" (k = output).
+// Used by ops that run subgraphs (symbol/control_flow.h).
+Symbol GradientGraph(const Symbol& fwd, const std::vector<bool>& needs_grad,
+                     const std::vector<std::string>& input_names);
+
 }  // namespace mxnet::sym

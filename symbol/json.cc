@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/strings.h"
+#include "symbol/control_flow.h"
 #include "symbol/symbol.h"
 
 namespace mxnet::sym {
@@ -48,21 +49,14 @@ std::string ShapeToLegacy(const std::string& s) {
 
 }  // namespace
 
-absl::StatusOr<Symbol> Symbol::fromjson(std::string_view text) {
-  Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Bad("not valid JSON");
+namespace {
+constexpr int kMaxSubgraphDepth = 32;
+
+// One graph object (the file, or a node's subgraph, which has no attrs of its own and is read
+// with the file's version and shape semantics).
+absl::StatusOr<Symbol> ParseGraph(const Json& j, int version, bool np_shape, int depth) {
   if (!j.is_object() || !j.contains("nodes") || !j["nodes"].is_array())
     return Bad("missing the 'nodes' array");
-  int version = 800;
-  bool np_shape = false;
-  if (j.contains("attrs") && j["attrs"].is_object()) {
-    const Json& a = j["attrs"];
-    if (a.contains("mxnet_version") && a["mxnet_version"].is_array() && a["mxnet_version"].size() == 2 &&
-        a["mxnet_version"][1].is_number_integer())
-      version = a["mxnet_version"][1].get<int>();
-    if (a.contains("is_np_shape") && a["is_np_shape"].is_array() && a["is_np_shape"].size() == 2)
-      np_shape = a["is_np_shape"][1] == 1;
-  }
   const Json& jn = j["nodes"];
   std::vector<std::shared_ptr<Node>> file_nodes;  // index = node index in the file
   file_nodes.reserve(jn.size());
@@ -86,8 +80,19 @@ absl::StatusOr<Symbol> Symbol::fromjson(std::string_view text) {
         merged[k] = v.get<std::string>();
       }
     }
-    if (x.contains("subgraphs") && !x["subgraphs"].empty())
-      return absl::UnimplementedError(StrCat("symbol JSON: ", where, ": subgraphs (control-flow ops) are not supported"));
+    // Subgraphs of control-flow nodes (_foreach, _while_loop, _cond); attached below.
+    std::vector<Symbol> subgraphs;
+    if (x.contains("subgraphs") && !x["subgraphs"].is_null()) {
+      if (!x["subgraphs"].is_array()) return Bad(StrCat(where, ": 'subgraphs' must be an array"));
+      if (depth >= kMaxSubgraphDepth) return Bad(StrCat(where, ": subgraphs nested too deeply"));
+      for (size_t k = 0; k < x["subgraphs"].size(); ++k) {
+        auto g = ParseGraph(x["subgraphs"][k], version, np_shape, depth + 1);
+        if (!g.ok())
+          return absl::Status(g.status().code(),
+                              StrCat(where, ": subgraph ", k, ": ", g.status().message()));
+        subgraphs.push_back(*std::move(g));
+      }
+    }
     // Inputs: [node, index, version] or legacy [node, index].
     if (x.contains("inputs")) {
       if (!x["inputs"].is_array()) return Bad(StrCat(where, ": 'inputs' must be an array"));
@@ -115,6 +120,7 @@ absl::StatusOr<Symbol> Symbol::fromjson(std::string_view text) {
     }
     if (opname == "null") {
       if (!n->inputs.empty()) return Bad(StrCat(where, ": a variable cannot have inputs"));
+      if (!subgraphs.empty()) return Bad(StrCat(where, ": a variable cannot have subgraphs"));
       for (auto& [k, v] : merged) {
         std::string key = k;
         if (!IsHiddenKey(key))
@@ -188,6 +194,10 @@ absl::StatusOr<Symbol> Symbol::fromjson(std::string_view text) {
       n->inputs[3].node->user_attrs.try_emplace("__init__", "[\"zero\", {}]");
       n->inputs[4].node->user_attrs.try_emplace("__init__", "[\"one\", {}]");
     }
+    if (!subgraphs.empty() || (IsControlFlowOp(*op) && !StartsWith(op->name, "_backward"))) {
+      absl::Status as = AttachSubgraphs(n.get(), std::move(subgraphs));
+      if (!as.ok()) return Bad(StrCat(where, ": ", as.message()));
+    }
     file_nodes.push_back(n);
   }
   if (!j.contains("heads") || !j["heads"].is_array() || j["heads"].empty())
@@ -205,8 +215,10 @@ absl::StatusOr<Symbol> Symbol::fromjson(std::string_view text) {
   return Symbol(outs);
 }
 
-std::string Symbol::tojson() const {
-  std::vector<std::shared_ptr<Node>> nodes = TopoNodes();
+// The graph object of `s`; subgraphs of control-flow nodes are written inside their node like
+// MXNet does (without the top-level attrs).
+Json GraphToJson(const Symbol& s, bool top) {
+  std::vector<std::shared_ptr<Node>> nodes = s.TopoNodes();
   std::unordered_map<Node*, int> id;
   for (size_t i = 0; i < nodes.size(); ++i) id[nodes[i].get()] = static_cast<int>(i);
   Json jn = Json::array(), arg_nodes = Json::array(), row_ptr = Json::array(), heads = Json::array();
@@ -229,20 +241,46 @@ std::string Symbol::tojson() const {
       for (const auto& c : n.control_deps) d.push_back(id.at(c.get()));
       x["control_deps"] = d;
     }
+    if (const Subgraphs* sg = NodeSubgraphs(n); sg && !sg->graphs.empty()) {
+      Json subs = Json::array();
+      for (const Symbol& g : sg->graphs) subs.push_back(GraphToJson(g, false));
+      x["subgraphs"] = subs;
+    }
     jn.push_back(x);
     if (n.is_variable()) arg_nodes.push_back(static_cast<int>(i));
     row += n.num_outputs();
     row_ptr.push_back(row);
   }
-  for (const auto& e : outputs_) heads.push_back(Json::array({id.at(e.node.get()), e.index, 0}));
+  for (const auto& e : s.outputs()) heads.push_back(Json::array({id.at(e.node.get()), e.index, 0}));
   Json j = Json::object();
   j["nodes"] = jn;
   j["arg_nodes"] = arg_nodes;
   j["node_row_ptr"] = row_ptr;
   j["heads"] = heads;
-  j["attrs"] = Json::object({{"mxnet_version", Json::array({"int", kWriteVersion})}});
-  return j.dump(2);
+  if (top) j["attrs"] = Json::object({{"mxnet_version", Json::array({"int", kWriteVersion})}});
+  return j;
 }
+
+}  // namespace
+
+absl::StatusOr<Symbol> Symbol::fromjson(std::string_view text) {
+  Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Bad("not valid JSON");
+  if (!j.is_object()) return Bad("missing the 'nodes' array");
+  int version = 800;
+  bool np_shape = false;
+  if (j.contains("attrs") && j["attrs"].is_object()) {
+    const Json& a = j["attrs"];
+    if (a.contains("mxnet_version") && a["mxnet_version"].is_array() && a["mxnet_version"].size() == 2 &&
+        a["mxnet_version"][1].is_number_integer())
+      version = a["mxnet_version"][1].get<int>();
+    if (a.contains("is_np_shape") && a["is_np_shape"].is_array() && a["is_np_shape"].size() == 2)
+      np_shape = a["is_np_shape"][1] == 1;
+  }
+  return ParseGraph(j, version, np_shape, 0);
+}
+
+std::string Symbol::tojson() const { return GraphToJson(*this, true).dump(2); }
 
 absl::Status Symbol::save(const std::string& path) const {
   std::string tmp = path + ".tmp";

@@ -2,9 +2,8 @@
 // _contrib_arange_like, _contrib_index_copy, _contrib_index_array, _contrib_div_sqrt_dim,
 // _contrib_gradientmultiplier, _contrib_round_ste, _contrib_sign_ste, _contrib_quadratic,
 // _contrib_allclose. Semantics and gradients follow MXNet's src/operator/contrib/*.cc and
-// src/operator/tensor/init_op.h (arange_like). _contrib_boolean_mask is not registered: its
-// output shape depends on the mask's values, and the registry allocates outputs from shape
-// inference before a kernel runs.
+// src/operator/tensor/init_op.h (arange_like). _contrib_boolean_mask (output shape depends on
+// the mask's values) is in reduce_mask.cc.
 #include <cmath>
 #include <cstring>
 

@@ -38,7 +38,10 @@ PassResult ConstantFoldingPass(Graph& g, const ConstantFoldingOptions& options) 
     }
     std::vector<NDArray> outs;
     try {
-      InferOutputs(*n->op, n->attrs, &in_shapes, &in_types, &out_shapes, &out_types);
+      if (n->op->has_dynamic_output_shape())  // shapes from the constant values
+        InferOutputsFromData(*n->op, n->attrs, in, &out_shapes, &out_types);
+      else
+        InferOutputs(*n->op, n->attrs, &in_shapes, &in_types, &out_shapes, &out_types);
       int64_t bytes = 0;
       for (size_t k = 0; k < out_shapes.size(); ++k)
         bytes += out_shapes[k].Size() *

@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "base/strings.h"
+#include "symbol/control_flow.h"
 #include "symbol/passes/passes.h"
 
 namespace mxnet::sym::passes {
@@ -40,6 +41,7 @@ PassResult CommonSubexprPass(Graph& g) {
   for (const auto& n : g.symbol.TopoNodes()) {
     if (n->is_variable() || !n->control_deps.empty()) continue;
     if (IsStochastic(*n, g.inference) || HasMutableInputs(*n)) continue;
+    if (IsControlFlowOp(*n->op)) continue;  // their subgraphs are not part of the attributes key
     bool reads_mutated = false;
     for (const auto& e : n->inputs) reads_mutated |= mutated.count(e.node.get()) > 0;
     if (reads_mutated) continue;

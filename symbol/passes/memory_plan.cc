@@ -39,7 +39,9 @@ MemoryPlan PlanMemory(const IndexedGraph& g, const std::vector<Shape>& shapes,
     std::vector<bool> taken_inplace(node.inputs.size(), false);
     for (int k = 0; k < node.num_outputs(); ++k) {
       int e = g.EntryId(static_cast<int>(n), k);
-      if (external[e]) continue;
+      // Values of unknown shape (downstream of a data-dependent-shape op) are allocated by the
+      // executor at run time.
+      if (external[e] || !shapes[e].is_known()) continue;
       const int64_t bytes = plan.entry_bytes[e];
       plan.stats.naive_bytes += bytes;
       ++plan.stats.num_values;
@@ -129,6 +131,7 @@ absl::Status VerifyMemoryPlan(const IndexedGraph& g, const std::vector<Shape>& s
     }
     const Node& producer = *g.nodes[def[e]];
     if (producer.is_variable()) continue;
+    if (s < 0 && !shapes[e].is_known()) continue;  // shaped and allocated at run time
     if (s < 0 || s >= static_cast<int>(plan.slot_bytes.size()))
       return absl::InternalError(StrCat(name(e), " has no buffer (slot ", s, ")"));
     const int64_t need = BytesOf(shapes[e], types[e]);
