@@ -142,6 +142,10 @@ absl::StatusOr<std::shared_ptr<const void>> ParamSchema::Parse(std::string_view 
   std::shared_ptr<void> obj = make_default();
   for (const auto& [key, value] : dict) {
     const FieldInfo* f = Find(key);
+    if (!f && extra) {
+      (*extra(obj.get()))[key] = value;
+      continue;
+    }
     if (!f) {
       std::vector<std::string> names;
       for (const auto& fi : fields) names.push_back(fi.name);
@@ -177,13 +181,17 @@ AttrDict ParamSchema::Print(const void* obj) const {
   std::shared_ptr<void> def = make_default();
   for (const auto& f : fields)
     if (f.required || !f.equal(obj, def.get())) out[f.name] = f.print(obj);
+  if (extra) {
+    const AttrDict& more = *extra(const_cast<void*>(obj));
+    out.insert(more.begin(), more.end());
+  }
   return out;
 }
 
 bool ParamSchema::Equal(const void* a, const void* b) const {
   for (const auto& f : fields)
     if (!f.equal(a, b)) return false;
-  return true;
+  return !extra || *extra(const_cast<void*>(a)) == *extra(const_cast<void*>(b));
 }
 
 }  // namespace mxnet

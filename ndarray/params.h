@@ -90,6 +90,10 @@ class ParamSchema {
   std::function<std::shared_ptr<void>()> make_default;
   // Extra validation after parsing (ranges, combinations); returns an error message or "".
   std::function<std::string(const void* obj)> validate;
+  // Keys no field declares are rejected, unless this is set (ParamDeclarer::extra_keys): then
+  // they are kept as strings in the struct's AttrDict member it returns, printed and compared
+  // with the fields (the `Custom` op hands any kwargs to its registered prop).
+  std::function<AttrDict*(void* obj)> extra;
 
   const FieldInfo* Find(std::string_view name) const;
   // Parses `dict` over the defaults. Errors (kInvalidArgument) name `op`, the key and the
@@ -193,6 +197,10 @@ class ParamDeclarer {
     };
     schema_->fields.push_back(std::move(f));
     return Field(&schema_->fields.back());
+  }
+  // Keeps undeclared keys as strings in `member` instead of rejecting them.
+  void extra_keys(AttrDict P::*member) {
+    schema_->extra = [member](void* obj) { return &(static_cast<P*>(obj)->*member); };
   }
 
  private:
