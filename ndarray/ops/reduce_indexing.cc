@@ -188,6 +188,7 @@ MX_REGISTER_OP(Embedding)
         "[0, input_dim-1]); output data.shape + (output_dim,).")
     .add_alias("_npx_embedding")
     .add_alias("_sparse_Embedding")
+    .add_alias("_contrib_SparseEmbedding")  // deprecated contrib name; dense storage
     .set_params<EmbeddingParam>()
     .set_num_inputs(2)
     .set_input_names(std::vector<std::string>{"data", "weight"})

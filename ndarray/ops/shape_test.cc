@@ -179,6 +179,12 @@ TEST_P(ShapeCase, AttributesRoundTripAndForwardRuns) {
   EXPECT_TRUE(op.differentiable() || op.non_differentiable) << c.op;
   ASSERT_NE(op.FindKernel({DeviceType::kCPU, Backend::kReference}), nullptr);
   std::vector<NDArray> in = testing::MakeInputs(c, DType::kFloat32, 5);
+  if (in.empty()) {  // _set_value, _NoGradient: only the caller (InvokeInto) gives the output
+    ShapeVec is, os;
+    DTypeVec it, ot;
+    InferOutputs(op, a, &is, &it, &os, &ot);
+    if (!os.empty() && !os[0].is_known()) GTEST_SKIP() << c.op << ": output given by the caller";
+  }
   NDArrayVec out = Invoke(op, a, in);
   EXPECT_EQ(static_cast<int>(out.size()), op.NumOutputs(a));
 }
