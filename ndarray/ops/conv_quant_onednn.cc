@@ -1,0 +1,127 @@
+// oneDNN int8 convolution for _contrib_quantized_conv (conv_quant_kernels.h): uint8/int8 data,
+// int8 weights, float32 bias (the int8 bias converted, exact), int32 output, all channels-first.
+// The primitive picks its own (blocked) layouts (format_tag::any); cached entries (keyed by
+// geometry, data dtype and bias) hold the primitive and its layouts, and each call reorders data
+// and weights into them and the output back (the weights are not kept reordered between calls).
+#include <dnnl.hpp>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "base/strings.h"
+#include "ndarray/ops/conv_quant_kernels.h"
+
+namespace mxnet::ops::onednn {
+namespace {
+
+using dnnl::memory;
+using dt = memory::data_type;
+using tag = memory::format_tag;
+
+dnnl::engine& QEngine() {
+  static dnnl::engine* e = new dnnl::engine(dnnl::engine::kind::cpu, 0);
+  return *e;
+}
+
+struct QConvEntry {
+  dnnl::convolution_forward prim;
+  memory::desc user_src, user_wei, user_dst, src, wei, dst, bias, scratch;
+};
+
+std::shared_ptr<const QConvEntry> MakeEntry(const ConvGeom& g, dt src_dt, bool has_bias) {
+  memory::dims xd{g.N, g.CX}, wd{g.CY, g.CX}, yd{g.N, g.CY}, s, d, pl, pr;
+  for (int i = 0; i < g.nd; ++i) {
+    xd.push_back(g.xs[i]);
+    wd.push_back(g.k[i]);
+    yd.push_back(g.ys[i]);
+    s.push_back(g.s[i]);
+    d.push_back(g.d[i] - 1);  // oneDNN dilation counts the gaps
+    pl.push_back(g.p[i]);
+    // Right padding so that oneDNN's output size equals ours.
+    pr.push_back((g.ys[i] - 1) * g.s[i] + g.DilatedKernel(i) - g.xs[i] - g.p[i]);
+  }
+  const tag act = g.nd == 2 ? tag::nchw : tag::ncdhw, wt = g.nd == 2 ? tag::oihw : tag::oidhw;
+  auto e = std::make_shared<QConvEntry>();
+  e->user_src = memory::desc(xd, src_dt, act);
+  e->user_wei = memory::desc(wd, dt::s8, wt);
+  e->user_dst = memory::desc(yd, dt::s32, act);
+  memory::desc any_src(xd, src_dt, tag::any), any_wei(wd, dt::s8, tag::any),
+      any_dst(yd, dt::s32, tag::any), bias_md({g.CY}, dt::f32, tag::a);
+  auto desc = has_bias
+                  ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                    dnnl::algorithm::convolution_direct, any_src,
+                                                    any_wei, bias_md, any_dst, s, d, pl, pr)
+                  : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                    dnnl::algorithm::convolution_direct, any_src,
+                                                    any_wei, any_dst, s, d, pl, pr);
+  // A user scratchpad (allocated per call) keeps one cached primitive safe on several threads.
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  dnnl::convolution_forward::primitive_desc pd(desc, attr, QEngine());
+  e->prim = dnnl::convolution_forward(pd);
+  e->src = pd.src_desc();
+  e->wei = pd.weights_desc();
+  e->dst = pd.dst_desc();
+  e->bias = bias_md;
+  e->scratch = pd.scratchpad_desc();
+  return e;
+}
+
+std::shared_ptr<const QConvEntry> GetEntry(const ConvGeom& g, dt src_dt, bool has_bias) {
+  static std::mutex mu;
+  static auto* cache = new std::map<std::string, std::shared_ptr<const QConvEntry>>();
+  const std::string key = StrCat(g.Key(), ":", static_cast<int>(src_dt), ":", has_bias);
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache->find(key);
+  if (it != cache->end()) return it->second;
+  std::shared_ptr<const QConvEntry> e;
+  try {
+    e = MakeEntry(g, src_dt, has_bias);
+  } catch (const dnnl::error&) {
+    e = nullptr;  // unsupported: cached as such, the caller runs the reference kernel
+  }
+  (*cache)[key] = e;
+  return e;
+}
+
+// `user` as a memory in `want`'s layout (reordered into a new buffer when they differ).
+memory Prepare(dnnl::stream& st, const memory::desc& user_md, void* ptr, const memory::desc& want) {
+  memory user(user_md, QEngine(), ptr);
+  if (user_md == want) return user;
+  memory m(want, QEngine());
+  dnnl::reorder(user, m).execute(st, user, m);
+  return m;
+}
+
+}  // namespace
+
+bool QuantizedConvForward(const ConvGeom& g, const NDArray& x, const NDArray& w,
+                          const NDArray* bias, const NDArray& y) {
+  if (g.channels_last || g.G != 1 || g.N == 0 || (g.nd != 2 && g.nd != 3)) return false;
+  const dt src_dt = x.dtype() == DType::kUint8 ? dt::u8 : dt::s8;
+  auto e = GetEntry(g, src_dt, bias != nullptr);
+  if (!e) return false;
+  thread_local dnnl::stream st(QEngine());
+  memory src = Prepare(st, e->user_src, x.data_ptr(), e->src);
+  memory wei = Prepare(st, e->user_wei, w.data_ptr(), e->wei);
+  memory user_dst(e->user_dst, QEngine(), y.data_ptr());
+  memory dst = e->dst == e->user_dst ? user_dst : memory(e->dst, QEngine());
+  std::unordered_map<int, memory> args{
+      {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
+  memory scratch(e->scratch, QEngine());
+  args.emplace(DNNL_ARG_SCRATCHPAD, scratch);
+  std::vector<float> b;
+  if (bias) {
+    const int8_t* bp = bias->data<int8_t>();
+    b.assign(bp, bp + g.CY);
+    args.emplace(DNNL_ARG_BIAS, memory(e->bias, QEngine(), b.data()));
+  }
+  e->prim.execute(st, args);
+  if (!(e->dst == e->user_dst)) dnnl::reorder(dst, user_dst).execute(st, dst, user_dst);
+  st.wait();
+  return true;
+}
+
+}  // namespace mxnet::ops::onednn
