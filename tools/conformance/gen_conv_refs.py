@@ -296,6 +296,10 @@ CASES += [
             [(2, 3, 5, 4), (2, 3, 5, 4)]),
 ]
 
+# Legacy, deformable and position-sensitive ops (group "extra", refs_conv_extra.py).
+from refs_conv_extra import CASES as EXTRA_CASES  # noqa: E402
+CASES += EXTRA_CASES
+
 # Channels-first -> channels-last permutations of activations and weights.
 TO_LAST = {3: (0, 2, 1), 4: (0, 2, 3, 1), 5: (0, 2, 3, 4, 1)}
 TO_FIRST = {3: (0, 2, 1), 4: (0, 3, 1, 2), 5: (0, 4, 1, 2, 3)}
@@ -335,6 +339,8 @@ def run_mxnet(c):
     if c["to_layout"]:
         del attrs["layout"]
     nds = [mx.nd.array(a, dtype="float32") for a in ins]
+    if c.get("forward_only"):  # ops without a gradient in MXNet: no ograd, no grads
+        return ins, mx_op(mx, c["op"])(*nds, **attrs).asnumpy().astype(np.float64), None, None
     for x in nds:
         x.attach_grad()
     with mx.autograd.record():
@@ -421,21 +427,23 @@ def main(out_dir=OUT_DIR, fast=False):
         engine, r = ("mkldnn", a) if not isinstance(a, str) else ("native", b)
         if not isinstance(a, str) and not isinstance(b, str):
             diff = max(float(np.max(np.abs(x - y), initial=0)) for x, y in
-                       zip([a[1]] + a[3], [b[1]] + b[3]))
+                       zip([a[1]] + (a[3] or []), [b[1]] + (b[3] or [])))
             if diff > 1e-4:
                 sys.exit(f"{c['name']}: MXNet's oneDNN and native kernels differ by {diff}")
         elif isinstance(a, str):
             print(f"{c['name']}: MXNet oneDNN failed ({a}); using the native kernels",
                   file=sys.stderr)
         ins, out, ograd, grads = r
-        groups.setdefault(c["group"], []).append({
+        entry = {
             "name": c["name"], "op": c["op"], "attrs": c["attrs"], "engine": engine,
             "inputs": [{"shape": list(x.shape), "data": [float(v) for v in x.ravel()]}
                        for x in ins],
-            "output": tensor(out), "ograd": {"shape": list(ograd.shape),
-                                             "data": [float(v) for v in ograd.ravel()]},
-            "grads": [tensor(g) for g in grads],
-        })
+            "output": tensor(out)}
+        if ograd is not None:  # forward_only cases have neither
+            entry["ograd"] = {"shape": list(ograd.shape),
+                              "data": [float(v) for v in ograd.ravel()]}
+            entry["grads"] = [tensor(g) for g in grads]
+        groups.setdefault(c["group"], []).append(entry)
     os.makedirs(out_dir, exist_ok=True)
     total = 0
     for g, cases in sorted(groups.items()):
@@ -447,6 +455,10 @@ def main(out_dir=OUT_DIR, fast=False):
         total += len(text) + 1
         print(f"{path}: {len(cases)} cases, {len(text) + 1} bytes", file=sys.stderr)
     print(f"total {total} bytes", file=sys.stderr)
+    from refs_conv_extra import write_registry  # MXNet's registry entries of the "extra" ops
+    write_registry(out_dir)
+    import refs_quant  # int8/uint8 quantization ops: quant.json (its own child process)
+    refs_quant.main(out_dir)
 
 
 if __name__ == "__main__":

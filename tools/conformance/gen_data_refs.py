@@ -252,3 +252,11 @@ refs["resize"] = rs
 with open(os.path.join(OUT, "refs.json"), "w") as f:
     json.dump(refs, f, separators=(",", ":"))
 print("wrote", OUT, "checkerboard:", rs["checkerboard_256_to_50"])
+
+# _cvimdecode / _cvimread references (cvimdecode.json): tools/conformance/refs_image_decode.py.
+import sys  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import refs_image_decode  # noqa: E402
+
+refs_image_decode.gen(OUT, IMAGES)

@@ -11,6 +11,7 @@ Writes small JSON files read by ndarray/ops/elemwise_test.cc:
   binary.json     broadcast_* and same-shape ops (values + gradients), NaN/sign/integer rules
   scalar.json     *_scalar ops (values + gradients), is_int and dtype rules
   misc.json       clip, where, cast, smooth_l1, add_n, BlockGrad, make_loss
+  np.json         the NumPy-interface ops _npi_*/_npx_* (refs_np_elemwise.py)
 
 Each case: {"name", "op", "attrs", "inputs": [array], "outputs": [array],
             optional "head_grads": [array], "grads": [array | null]}
@@ -324,6 +325,8 @@ def main():
     write("binary.json", binary_cases())
     write("scalar.json", scalar_cases())
     write("misc.json", misc_cases())
+    from refs_np_elemwise import write_np  # the _npi_/_npx_ ops: np.json
+    write_np(OUT)
     total = sum(os.path.getsize(os.path.join(OUT, f)) for f in os.listdir(OUT))
     print(f"wrote {OUT} ({total} bytes)")
 

@@ -424,15 +424,20 @@ def extra_cases():
 
 
 def main():
+    import refs_nn_contrib  # the contrib ops' cases (nn_contrib*.cc)
     os.makedirs(OUT, exist_ok=True)
     for name, fn in [("norm", norm_cases), ("act", act_cases), ("softmax", softmax_cases), ("loss", loss_cases),
-                     ("rnn", rnn_cases), ("extra", extra_cases)]:
+                     ("rnn", rnn_cases), ("extra", extra_cases),
+                     ("contrib", lambda: refs_nn_contrib.contrib_cases(Gen, invoke_op))]:
         path = os.path.join(OUT, name + ".json")
         with open(path, "w") as f:
             json.dump({"generator": "tools/conformance/gen_nn_refs.py", "mxnet": mx.__version__,
                        "cases": fn()}, f, separators=(",", ":"))
             f.write("\n")
         print(path, os.path.getsize(path))
+    sys.path.insert(0, HERE)
+    import refs_custom  # Custom with registered Python custom ops (custom.json)
+    refs_custom.main(OUT)
 
 
 if __name__ == "__main__":

@@ -657,6 +657,9 @@ def gen_trainer():
 
 if __name__ == "__main__":
     gen_ops()
+    sys.path.insert(0, HERE)
+    import refs_optim_multi2  # noqa: E402  (testdata/optim/multi2.json)
+    refs_optim_multi2.gen(arr, write)
     gen_schedulers()
     gen_optimizers()
     gen_metrics()

@@ -751,6 +751,13 @@ def main():
     write("indexing.json", indexing_cases())
     write("linalg.json", linalg_cases(), {"ops": registry(LINALG), "errors": linalg_errors()})
     write("contrib.json", contrib_cases(), {"ops": registry(CONTRIB_PUBLIC)})
+    import refs_reduce_mask  # data-dependent-shape ops (boolean_mask, nonzero)
+    helpers = {"case": case, "arr": arr, "make": make, "rand": rand, "registry": registry}
+    mask, extra = refs_reduce_mask.cases(helpers)
+    write("mask.json", mask, extra)
+    import refs_reduce_index  # internal index/count ops (_ravel_multi_index, _histogram, ...)
+    index, extra = refs_reduce_index.cases(helpers)
+    write("index.json", index, extra)
     total = sum(os.path.getsize(os.path.join(OUT, f)) for f in os.listdir(OUT))
     print("wrote %s (%d bytes)" % (OUT, total))
 

@@ -461,6 +461,11 @@ def main():
         f.write("\n")
     n_err = sum(1 for c in CASES if c.get("error"))
     print(f"wrote {path}: {len(CASES)} cases ({n_err} errors), {os.path.getsize(path)} bytes")
+    sys.path.insert(0, HERE)
+    import refs_image_cv  # noqa: E402  (image_cv.json: _cvimresize, _cvcopyMakeBorder)
+    refs_image_cv.gen(run_case, OUT)
+    import refs_shape_internal  # noqa: E402  (internal.json: _copyto, _rnn_param_concat, ...)
+    refs_shape_internal.gen(OUT)
 
 
 if __name__ == "__main__":

@@ -262,6 +262,7 @@ def generators(refs):
         ("gluon", [g("gen_gluon_refs.py"), os.path.join(refs, "gluon")]),
         ("ndarray_files", [g("gen_ndarray_files.py"), os.path.join(refs, "ndarray_files")]),
         ("npy_files", [g("gen_npy_files.py"), os.path.join(refs, "npy_files")]),
+        ("control_flow", [g("gen_control_flow_refs.py"), os.path.join(refs, "control_flow")]),
     ]
 
 
@@ -275,6 +276,7 @@ COMMITTED = [
     ("ndarray_files", "ndarray/testdata/mx"), ("npy_files", "ndarray/testdata/io"),
     ("modelzoo/nets", "modelzoo/testdata/nets"), ("modelzoo/load", "modelzoo/testdata/load"),
     ("modelzoo", "modelzoo/testdata"),
+    ("control_flow", "symbol/testdata/control_flow"),  # read by //symbol:control_flow_test
 ]
 
 
@@ -374,6 +376,9 @@ FLOATS = ("float16", "bfloat16", "float32", "float64")
 ELEMWISE_LOOSE = {"gamma", "gammaln", "erfinv", "arccosh", "rcbrt", "rsqrt", "broadcast_power", "_power",
                   "_rpower_scalar", "_power_scalar", "broadcast_hypot", "_hypot", "_hypot_scalar", "tan",
                   "cbrt", "arcsin", "arccos"}
+ELEMWISE_LOOSE |= {"_npi_power", "_npi_hypot", "_npi_rpower_scalar", "_npi_power_scalar", "_npi_tan",
+                   "_npi_cbrt", "_npi_arcsin", "_npi_arccos", "_npi_arccosh", "_npi_arctan2", "_npi_ldexp",
+                   "_npi_rldexp_scalar", "_npi_true_divide"}
 
 
 def selu_fix(c):
@@ -428,26 +433,35 @@ def op_jobs(refs):
 
     for c in load_json(os.path.join(refs, "basic", "basic.json"))["cases"]:
         add("basic", "basic", c["name"], c, tol_elemwise)
-    for f in ["unary", "binary", "scalar", "misc"]:
+    for f in ["unary", "binary", "scalar", "misc", "np"]:
         for c in load_json(os.path.join(refs, "elemwise", f + ".json"))["cases"]:
             add("elemwise", f, c["name"], c, tol_elemwise)
-    for f in ["reduce", "dot", "ordering", "indexing", "linalg", "contrib"]:
+    for f in ["reduce", "dot", "ordering", "indexing", "linalg", "contrib", "mask"]:
         for c in load_json(os.path.join(refs, "reduce", f + ".json"))["cases"]:
             add("reduce", f, c["name"], c, tol_reduce)
-    for i, c in enumerate(load_json(os.path.join(refs, "shape", "refs.json"))["cases"]):
-        name = "%s %s" % (c["op"], json.dumps(c["attrs"], sort_keys=True))
-        if c.get("error"):
-            add("shape", "refs", name, c, None, {"grads": False}, expect_error=c.get("message", ""))
-        elif c.get("ours_error"):
-            add("shape", "refs", name, c, None, {"grads": False}, expect_error="", ours_error=c.get("note", ""))
-        else:
-            add("shape", "refs", name, c,
-                lambda w, op, grad: (1e-5, 1e-6) if grad else (1e-6, 1e-7), grad_dtype=False)
-    for f in ["conv", "fc", "pool", "upsampling", "spatial"]:
+    for f in ["refs", "image_cv"]:  # image_cv: _cvimresize, _cvcopyMakeBorder (refs_image_cv.py)
+        for c in load_json(os.path.join(refs, "shape", f + ".json"))["cases"]:
+            name = "%s %s" % (c["op"], json.dumps(c["attrs"], sort_keys=True))
+            if c.get("error"):
+                add("shape", f, name, c, None, {"grads": False}, expect_error=c.get("message", ""))
+            elif c.get("ours_error"):
+                add("shape", f, name, c, None, {"grads": False}, expect_error="", ours_error=c.get("note", ""))
+            else:
+                add("shape", f, name, c,
+                    lambda w, op, grad: (1e-5, 1e-6) if grad else (1e-6, 1e-7), grad_dtype=False)
+    for c in load_json(os.path.join(refs, "shape", "internal.json"))["cases"]:  # refs_shape_internal.py
+        add("shape", "internal", c["name"], c, tol_reduce)
+    for f in ["conv", "fc", "pool", "upsampling", "spatial", "extra"]:
         for c in load_json(os.path.join(refs, "conv", f + ".json"))["cases"]:
-            c = dict(c, outputs=[c["output"]], head_grads=[c["ograd"]])
+            c = dict(c, outputs=[c["output"]], head_grads=[c["ograd"]] if "ograd" in c else None)
             add("conv", f, c["name"], c, lambda w, op, grad: (1e-4, 1e-5), dtype=False, grad_dtype=False)
-    for f in ["norm", "act", "softmax", "loss", "extra", "rnn"]:
+    for c in load_json(os.path.join(refs, "conv", "quant.json"))["cases"]:  # refs_quant.py
+        if c.get("error"):
+            add("conv", "quant", c["name"], c, None, {"grads": False}, expect_error=c["error"])
+        else:  # integer outputs exactly, float32 ranges to float32 precision
+            add("conv", "quant", c["name"], c,
+                lambda w, op, grad: (1e-6, 1e-7) if w["dtype"].startswith("float") else (0, 0))
+    for f in ["norm", "act", "softmax", "loss", "extra", "rnn", "contrib"]:
         for c in load_json(os.path.join(refs, "nn", f + ".json"))["cases"]:
             f32 = any(j.get("dtype") == "float32" for j in c["inputs"])
 
@@ -533,14 +547,16 @@ def check_ops(refs, work, rep):
             rep.add("op", group, name, "gradient", cmp, tol="rtol/atol " + ", ".join(sorted(tols)), note="op " + op)
 
     # The fused optimizer update ops: three in-place updates each.
-    doc_path = os.path.join(refs, "optim", "ndarray", "ops", "testdata", "optim", "ops.json")
-    res = dump("optim", doc_path, os.path.join(work, "optim_out.json"))["results"]
-
     def otol(w):
         t = w.get("dtype")
         return (2e-3, 2e-3) if t == "float16" else (1e-12, 1e-12) if t == "float64" else (2e-6, 1e-6)
 
-    for c, r in zip(load_json(doc_path)["cases"], res):
+    optim_cases = []
+    for f in ["ops", "multi2"]:  # multi2: fused AdamW/LAMB/group AdaGrad (refs_optim_multi2.py)
+        doc_path = os.path.join(refs, "optim", "ndarray", "ops", "testdata", "optim", f + ".json")
+        res = dump("optim", doc_path, os.path.join(work, "optim_%s_out.json" % f))["results"]
+        optim_cases += list(zip(load_json(doc_path)["cases"], res))
+    for c, r in optim_cases:
         ours_ops.add(c["op"])
         check = "3 in-place updates" if not c.get("single") else "1 in-place update"
         if "error" in r:
