@@ -102,6 +102,33 @@ void CheckRefCase(const json& c, const RefMatcher& match, int* n, int* with_grad
   ++*with_grads;
 }
 
+RefMatcher DTypeTolerance(double rtol32, double atol32) {
+  return [rtol32, atol32](const NDArray& got, const NDArray& want) {
+    if (want.dtype() == DType::kFloat32) return SameDTypeAllClose(got, want, rtol32, atol32);
+    if (want.dtype() == DType::kFloat64) return SameDTypeAllClose(got, want, 1e-12, 1e-13);
+    return SameDTypeAllClose(got, want, 0, 0);
+  };
+}
+
+RefFileCounts CheckRefFile(const json& doc, const RefMatcher& match) {
+  RefFileCounts r;
+  EXPECT_EQ(doc.value("mxnet_version", ""), "1.9.1");
+  if (doc.contains("cases"))
+    for (const auto& c : doc["cases"]) CheckRefCase(c, match, &r.cases, &r.with_grads, &r.ops);
+  return r;
+}
+
+size_t CheckRefErrors(const json& doc) {
+  if (!doc.contains("errors")) return 0;
+  for (const auto& c : doc["errors"]) {
+    std::vector<NDArray> in = RefInputs(c);
+    std::string op = c["op"];
+    SCOPED_TRACE(c.value("name", op));
+    ExpectInvalidArgument([&] { Invoke(op, in, RefAttrs(c)); }, {op});
+  }
+  return doc["errors"].size();
+}
+
 namespace {
 // "'abc'" -> "abc".
 std::string Unquote(std::string s) {

@@ -51,6 +51,21 @@ using RefMatcher = std::function<::testing::AssertionResult(const NDArray&, cons
 void CheckRefCase(const nlohmann::json& c, const RefMatcher& match, int* n, int* with_grads,
                   std::set<std::string>* ops = nullptr);
 
+// By the expected dtype: float32 within (rtol32, atol32), float64 within (1e-12, 1e-13), every
+// other dtype exact; the dtypes must agree (SameDTypeAllClose).
+RefMatcher DTypeTolerance(double rtol32, double atol32);
+
+// CheckRefCase over every case of a reference file `doc` (whose mxnet_version must be 1.9.1).
+struct RefFileCounts {
+  int cases = 0, with_grads = 0;
+  std::set<std::string> ops;  // canonical names of the ops the cases ran
+};
+RefFileCounts CheckRefFile(const nlohmann::json& doc, const RefMatcher& match);
+
+// Every case of doc["errors"] ({op, attrs, inputs}: calls MXNet rejects) is rejected with an
+// invalid-argument error naming the op. Returns how many cases there were.
+size_t CheckRefErrors(const nlohmann::json& doc);
+
 // One op of a registry file ({names, inputs, attrs: [[name, "type, default=..."]]}): the op
 // and its aliases are registered, input names, attribute names, required attributes,
 // defaults (MXNet's default parses to ours, with `required` set) and enumeration choices.
