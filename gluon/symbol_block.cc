@@ -1,5 +1,7 @@
 #include "gluon/symbol_block.h"
 
+#include <map>
+
 #include "base/strings.h"
 #include "ndarray/io.h"
 
@@ -30,6 +32,25 @@ SymbolBlock::SymbolBlock(sym::Symbol outputs, std::vector<std::string> input_nam
     if (!vars.count(in))
       MX_THROW(absl::StatusCode::kInvalidArgument, "SymbolBlock: the graph has no input named '", in,
                "' (inputs: ", StrJoin(op_->input_names(), ", "), ")");
+  // Integer parameters without __dtype__ (the int8 weights of MXNet's quantized exports): their
+  // dtype from type inference with float32 data, as MXNet's SymbolBlock infers parameter types.
+  std::map<std::string, DType> int_params;
+  {
+    std::map<std::string, DType> known;
+    for (const auto& in : input_names_) known[in] = DType::kFloat32;
+    absl::Status st = StatusFromCall([&] {
+      sym::InferResult<int> t = graph_.infer_type(known);
+      std::vector<std::string> names = graph_.list_arguments();
+      for (const auto& a : aux) names.push_back(a);
+      t.arg.insert(t.arg.end(), t.aux.begin(), t.aux.end());
+      for (size_t i = 0; i < names.size() && i < t.arg.size(); ++i)
+        if (t.arg[i] == static_cast<int>(DType::kInt8) ||
+            t.arg[i] == static_cast<int>(DType::kUint8) ||
+            t.arg[i] == static_cast<int>(DType::kInt32))
+          int_params[names[i]] = static_cast<DType>(t.arg[i]);
+    });
+    (void)st;  // graphs whose types stay unknown keep the float32 default
+  }
   for (const auto& name : op_->input_names()) {
     auto it = std::find(input_names_.begin(), input_names_.end(), name);
     if (it != input_names_.end()) {
@@ -46,7 +67,7 @@ SymbolBlock::SymbolBlock(sym::Symbol outputs, std::vector<std::string> input_nam
       if (auto d = v->user_attrs.find("__dtype__"); d != v->user_attrs.end()) {
         int64_t flag;
         if (ParseInt64(d->second, &flag) && DTypeFromFlag(flag).ok()) o.dtype = static_cast<DType>(flag);
-      }
+      } else if (auto ip = int_params.find(name); ip != int_params.end()) o.dtype = ip->second;
       if (auto lr = v->user_attrs.find("__lr_mult__"); lr != v->user_attrs.end()) ParseDouble(lr->second, &o.lr_mult);
       if (auto wd = v->user_attrs.find("__wd_mult__"); wd != v->user_attrs.end()) ParseDouble(wd->second, &o.wd_mult);
       if (auto in = v->user_attrs.find("__init__"); in != v->user_attrs.end()) {

@@ -125,6 +125,15 @@ bool IsControlFlowOp(const Op& op);
 // in range and not repeated. kInvalidArgument naming the node and what was wrong.
 absl::Status AttachSubgraphs(Node* n, std::vector<Symbol> graphs);
 
+// Other operators owning subgraphs (symbol/sg_ops.cc: MXNet's fused _sg_mkldnn_* ops) register
+// how their attributes hold them; NodeSubgraphs and AttachSubgraphs consult these hooks. Register
+// at static initialization only.
+struct SubgraphOpHooks {
+  std::function<const Subgraphs*(const Node&)> get;
+  std::function<absl::Status(Node*, std::vector<Symbol>)> attach;
+};
+void RegisterSubgraphOp(const std::string& op_name, SubgraphOpHooks hooks);
+
 // ---- Symbolic construction (mx.sym.contrib.*). Bodies receive new variables ("<name>-0")
 // and return symbols; the variables of the outer graph a body uses become the node's remaining
 // inputs. Nodes are named _foreachN / _while_loopN / _condN like MXNet's (`name` is accepted

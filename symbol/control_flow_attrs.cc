@@ -1,5 +1,6 @@
 // Subgraph attributes of the control-flow nodes (symbol/control_flow.h): lookup and the checks
 // JSON loading and the symbolic builders run before a node gets its subgraphs.
+#include <map>
 #include <set>
 
 #include "base/strings.h"
@@ -40,7 +41,22 @@ std::shared_ptr<Subgraphs> Make(std::vector<Symbol> graphs) {
   return s;
 }
 
+std::map<std::string, SubgraphOpHooks>& Hooks() {
+  static auto* h = new std::map<std::string, SubgraphOpHooks>();
+  return *h;
+}
+
+const SubgraphOpHooks* FindHooks(const Node& n) {
+  if (!n.op) return nullptr;
+  auto it = Hooks().find(n.op->name);
+  return it == Hooks().end() ? nullptr : &it->second;
+}
+
 }  // namespace
+
+void RegisterSubgraphOp(const std::string& op_name, SubgraphOpHooks hooks) {
+  Hooks()[op_name] = std::move(hooks);
+}
 
 bool IsControlFlowOp(const Op& op) {
   for (const char* name : {"_foreach", "_while_loop", "_cond"})
@@ -49,6 +65,7 @@ bool IsControlFlowOp(const Op& op) {
 }
 
 const Subgraphs* NodeSubgraphs(const Node& n) {
+  if (const SubgraphOpHooks* h = FindHooks(n)) return h->get(n);
   if (!n.op || !IsControlFlowOp(*n.op) || StartsWith(n.op->name, "_backward")) return nullptr;
   if (n.op->name == "_foreach") return n.attrs.get<ForeachParam>().subgraphs.get();
   if (n.op->name == "_while_loop") return n.attrs.get<WhileLoopParam>().subgraphs.get();
@@ -56,6 +73,7 @@ const Subgraphs* NodeSubgraphs(const Node& n) {
 }
 
 absl::Status AttachSubgraphs(Node* n, std::vector<Symbol> graphs) {
+  if (const SubgraphOpHooks* h = FindHooks(*n)) return h->attach(n, std::move(graphs));
   if (!n->op || !IsControlFlowOp(*n->op) || StartsWith(n->op->name, "_backward"))
     return absl::InvalidArgumentError(StrCat("node '", n->name, "': operator ",
                                              n->op ? n->op->name : "null",

@@ -162,6 +162,11 @@ absl::StatusOr<Symbol> ParseGraph(const Json& j, int version, bool np_shape, int
     absl::Status st = StatusFromCall([&] { n->attrs = OpAttrs::Parse(*op, params); });
     if (!st.ok()) return Bad(StrCat(where, ": ", st.message()));
     n->params = params;
+    // Subgraphs first: the input count of the fused _sg_* ops depends on them.
+    if (!subgraphs.empty() || (IsControlFlowOp(*op) && !StartsWith(op->name, "_backward"))) {
+      absl::Status as = AttachSubgraphs(n.get(), std::move(subgraphs));
+      if (!as.ok()) return absl::Status(as.code(), StrCat("symbol JSON: ", where, ": ", as.message()));
+    }
     int nin = op->NumInputs(n->attrs);
     std::vector<std::string> in_names = op->InputNames(n->attrs);
     // §2.4 step 3: add missing trailing inputs (aux states) as variables.
@@ -193,10 +198,6 @@ absl::StatusOr<Symbol> ParseGraph(const Json& j, int version, bool np_shape, int
     if (version < 904 && op->name == "BatchNorm" && nin == 5) {
       n->inputs[3].node->user_attrs.try_emplace("__init__", "[\"zero\", {}]");
       n->inputs[4].node->user_attrs.try_emplace("__init__", "[\"one\", {}]");
-    }
-    if (!subgraphs.empty() || (IsControlFlowOp(*op) && !StartsWith(op->name, "_backward"))) {
-      absl::Status as = AttachSubgraphs(n.get(), std::move(subgraphs));
-      if (!as.ok()) return Bad(StrCat(where, ": ", as.message()));
     }
     file_nodes.push_back(n);
   }

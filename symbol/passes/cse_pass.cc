@@ -41,7 +41,7 @@ PassResult CommonSubexprPass(Graph& g) {
   for (const auto& n : g.symbol.TopoNodes()) {
     if (n->is_variable() || !n->control_deps.empty()) continue;
     if (IsStochastic(*n, g.inference) || HasMutableInputs(*n)) continue;
-    if (IsControlFlowOp(*n->op)) continue;  // their subgraphs are not part of the attributes key
+    if (IsControlFlowOp(*n->op) || NodeSubgraphs(*n)) continue;  // subgraphs: not in the key
     bool reads_mutated = false;
     for (const auto& e : n->inputs) reads_mutated |= mutated.count(e.node.get()) > 0;
     if (reads_mutated) continue;
