@@ -35,6 +35,9 @@ import sys
 import warnings
 
 warnings.filterwarnings("ignore")  # numpy 1.23 DeprecationWarning for np.bool inside mxnet
+# Synchronous engine: a rejected call (the "errors" cases) raises at once, never in a later op
+# (one threaded run failed with a gemm check from an earlier case; same bytes either way).
+os.environ.setdefault("MXNET_ENGINE_TYPE", "NaiveEngine")
 import numpy as np
 import mxnet as mx
 from mxnet.base import _LIB, OpHandle, c_str, check_call, mx_uint, py_str
@@ -758,6 +761,11 @@ def main():
     import refs_reduce_index  # internal index/count ops (_ravel_multi_index, _histogram, ...)
     index, extra = refs_reduce_index.cases(helpers)
     write("index.json", index, extra)
+    import refs_np_reduce  # NumPy-interface reductions (_np_sum, _npi_mean, _npi_argmax, ...)
+    npc, extra = refs_np_reduce.cases(helpers)
+    write("np.json", npc, extra)
+    import refs_np_linalg  # NumPy-interface matrix products (_np_dot, _npi_matmul, _npi_einsum, ...)
+    refs_np_linalg.write_np_linalg(OUT, registry)
     total = sum(os.path.getsize(os.path.join(OUT, f)) for f in os.listdir(OUT))
     print("wrote %s (%d bytes)" % (OUT, total))
 

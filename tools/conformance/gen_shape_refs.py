@@ -466,6 +466,10 @@ def main():
     refs_image_cv.gen(run_case, OUT)
     import refs_shape_internal  # noqa: E402  (internal.json: _copyto, _rnn_param_concat, ...)
     refs_shape_internal.gen(OUT)
+    import refs_np_create  # noqa: E402  (np_create.json: _npi_zeros, _npi_eye, _npi_logspace, ...)
+    refs_np_create.gen(OUT)
+    import refs_np_shape  # noqa: E402  (np.json: _np_reshape, _npx_reshape, _npi_rot90, ...)
+    refs_np_shape.gen(OUT)
 
 
 if __name__ == "__main__":

@@ -263,6 +263,7 @@ def generators(refs):
         ("ndarray_files", [g("gen_ndarray_files.py"), os.path.join(refs, "ndarray_files")]),
         ("npy_files", [g("gen_npy_files.py"), os.path.join(refs, "npy_files")]),
         ("control_flow", [g("gen_control_flow_refs.py"), os.path.join(refs, "control_flow")]),
+        ("sg", [g("gen_sg_refs.py"), os.path.join(refs, "sg")]),
     ]
 
 
@@ -277,6 +278,7 @@ COMMITTED = [
     ("modelzoo/nets", "modelzoo/testdata/nets"), ("modelzoo/load", "modelzoo/testdata/load"),
     ("modelzoo", "modelzoo/testdata"),
     ("control_flow", "symbol/testdata/control_flow"),  # read by //symbol:control_flow_test
+    ("sg", "symbol/testdata/sg"),  # read by //symbol:sg_ops_test
 ]
 
 
@@ -436,7 +438,7 @@ def op_jobs(refs):
     for f in ["unary", "binary", "scalar", "misc", "np"]:
         for c in load_json(os.path.join(refs, "elemwise", f + ".json"))["cases"]:
             add("elemwise", f, c["name"], c, tol_elemwise)
-    for f in ["reduce", "dot", "ordering", "indexing", "linalg", "contrib", "mask"]:
+    for f in ["reduce", "dot", "ordering", "indexing", "linalg", "contrib", "mask", "np", "np_linalg"]:
         for c in load_json(os.path.join(refs, "reduce", f + ".json"))["cases"]:
             add("reduce", f, c["name"], c, tol_reduce)
     for f in ["refs", "image_cv"]:  # image_cv: _cvimresize, _cvcopyMakeBorder (refs_image_cv.py)
@@ -451,6 +453,10 @@ def op_jobs(refs):
                     lambda w, op, grad: (1e-5, 1e-6) if grad else (1e-6, 1e-7), grad_dtype=False)
     for c in load_json(os.path.join(refs, "shape", "internal.json"))["cases"]:  # refs_shape_internal.py
         add("shape", "internal", c["name"], c, tol_reduce)
+    for c in load_json(os.path.join(refs, "shape", "np_create.json"))["cases"]:  # refs_np_create.py
+        add("shape", "np_create", c["name"], c, tol_reduce)
+    for c in load_json(os.path.join(refs, "shape", "np.json"))["cases"]:  # refs_np_shape.py
+        add("shape", "np", c["name"], c, tol_reduce)
     for f in ["conv", "fc", "pool", "upsampling", "spatial", "extra"]:
         for c in load_json(os.path.join(refs, "conv", f + ".json"))["cases"]:
             c = dict(c, outputs=[c["output"]], head_grads=[c["ograd"]] if "ograd" in c else None)
