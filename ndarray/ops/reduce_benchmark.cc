@@ -3,7 +3,8 @@
 //   ./bazelw run -c opt //ndarray/ops:reduce_benchmark -- --benchmark_repetitions=5
 //       --benchmark_report_aggregates_only=true  (one line)
 // Cases: sum over each axis of a (256, 1024) float32 array; dot 256x256x256 and 1x512 . 512x1000
-// (float32 on oneDNN, float64 on the packed loop); batch_dot 32 x (64x64 . 64x64); topk k=5 over
+// (float32 on oneDNN, float64 on the packed loop); batch_dot 32 x (64x64 . 64x64); np.matmul
+// 8 x (128x64 . 64x128); topk k=5 over
 // rows of 1000 (and a full sort).
 #include <benchmark/benchmark.h>
 
@@ -90,6 +91,12 @@ void BM_BatchDot_32x64x64x64(benchmark::State& s) {
   RunOp(s, "batch_dot", {}, {{32, 64, 64}, {32, 64, 64}}, B(s));
 }
 BENCHMARK(BM_BatchDot_32x64x64x64)->ArgName("opt")->Arg(0)->Arg(1);
+
+// np.matmul 8 x (128x64 . 64x128): the contraction loop vs batch_dot's oneDNN kernel.
+void BM_NpMatmul_8x128x64x128(benchmark::State& s) {
+  RunOp(s, "_npi_matmul", {}, {{8, 128, 64}, {8, 64, 128}}, B(s));
+}
+BENCHMARK(BM_NpMatmul_8x128x64x128)->ArgName("opt")->Arg(0)->Arg(1);
 
 void BM_Topk5_64x1000(benchmark::State& s) {
   RunOp(s, "topk", {{"k", "5"}, {"ret_typ", "both"}}, {{64, 1000}}, B(s));

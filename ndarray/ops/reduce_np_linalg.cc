@@ -16,6 +16,7 @@
 #include "ndarray/grad.h"
 #include "ndarray/ops/reduce_internal.h"
 #include "ndarray/ops/reduce_np_linalg_api.h"
+#include "ndarray/ops/reduce_params.h"
 
 namespace mxnet::ops {
 namespace {
@@ -376,6 +377,36 @@ void ContractForward(const OpContext&, const OpAttrs& attrs, std::span<const NDA
   Store(out[0], o);
 }
 
+// Optimized np.dot / np.matmul: the cases that are plain (batched) matrix products run the
+// legacy dot / batch_dot kernels (oneDNN matmul). dot: both 2-D. matmul: both 2-D, or the same
+// rank >= 3 with equal batch axes (no broadcasting), viewed as (B, M, K) x (B, K, N).
+bool MatmulLike(std::span<const NDArray> in, bool matmul) {
+  if (in.size() != 2 || in[0].dtype() != in[1].dtype()) return false;
+  if (in[0].dtype() != DType::kFloat32 && in[0].dtype() != DType::kFloat64) return false;
+  const Shape &a = in[0].shape(), &b = in[1].shape();
+  if (a.ndim() == 2 && b.ndim() == 2) return a[1] == b[0];
+  if (!matmul || a.ndim() != b.ndim() || a.ndim() < 3) return false;
+  for (int i = 0; i + 2 < a.ndim(); ++i)
+    if (a[i] != b[i]) return false;
+  return a[a.ndim() - 1] == b[b.ndim() - 2];
+}
+
+void MatmulFast(const OpContext& ctx, std::span<const NDArray> in, std::span<const NDArray> out) {
+  const bool batched = in[0].ndim() > 2;
+  const Op& op = OpRegistry::Get(batched ? "batch_dot" : "dot");
+  OpAttrs a = OpAttrs::From(op, DotParam{});
+  if (!batched) {
+    op.SelectKernel(DeviceType::kCPU, a, in)(ctx, a, in, out);
+    return;
+  }
+  const Shape &sa = in[0].shape(), &sb = in[1].shape();
+  const int n = sa.ndim();
+  std::vector<NDArray> v{in[0].reshape({-1, sa[n - 2], sa[n - 1]}),
+                         in[1].reshape({-1, sb[n - 2], sb[n - 1]})};
+  std::vector<NDArray> o{out[0].reshape({-1, sa[n - 2], sb[n - 1]})};
+  op.SelectKernel(DeviceType::kCPU, a, v)(ctx, a, v, o);
+}
+
 void ContractShape(const OpAttrs& attrs, ShapeVec* in, ShapeVec* out) {
   for (const auto& s : *in)
     if (!s.is_known()) return;
@@ -411,6 +442,10 @@ MX_REGISTER_OP(_np_dot)
     .set_infer_shape(ContractShape)
     .set_infer_type(FloatType)
     .set_kernel({DeviceType::kCPU, Backend::kReference}, ContractForward)
+    .set_kernel({DeviceType::kCPU, Backend::kOptimized},
+                [](const OpContext& ctx, const OpAttrs&, std::span<const NDArray> in,
+                   std::span<const NDArray> out) { MatmulFast(ctx, in, out); },
+                [](const OpAttrs&, std::span<const NDArray> in) { return MatmulLike(in, false); })
     .set_gradient(ContractGrad, true, false);
 
 MX_REGISTER_OP(_npi_matmul)
@@ -422,6 +457,10 @@ MX_REGISTER_OP(_npi_matmul)
     .set_infer_shape(ContractShape)
     .set_infer_type(FloatType)
     .set_kernel({DeviceType::kCPU, Backend::kReference}, ContractForward)
+    .set_kernel({DeviceType::kCPU, Backend::kOptimized},
+                [](const OpContext& ctx, const OpAttrs&, std::span<const NDArray> in,
+                   std::span<const NDArray> out) { MatmulFast(ctx, in, out); },
+                [](const OpAttrs&, std::span<const NDArray> in) { return MatmulLike(in, true); })
     .set_gradient(ContractGrad, true, false);
 
 MX_REGISTER_OP(_npi_tensordot)

@@ -24,6 +24,12 @@ MX_OP_TEST_CASE({.op = "_npi_matmul",
 MX_OP_TEST_CASE({.op = "_npi_matmul", .shapes = {{4}, {2, 4, 3}}, .label = "(1-D . batch)"});
 MX_OP_TEST_CASE({.op = "_npi_matmul", .shapes = {{2, 3, 4}, {4}}, .label = "(batch . 1-D)"});
 MX_OP_TEST_CASE({.op = "_npi_matmul", .shapes = {{3}, {3}}, .label = "(1-D . 1-D)"});
+MX_OP_TEST_CASE({.op = "_npi_matmul",
+                 .shapes = {{2, 3, 4}, {2, 4, 5}},
+                 .label = "(equal batch: the batch_dot kernel)"});
+MX_OP_TEST_CASE({.op = "_npi_matmul",
+                 .shapes = {{2, 2, 3, 4}, {2, 2, 4, 1}},
+                 .label = "(equal 2-D batch: the batch_dot kernel)"});
 
 // ---- _npi_tensordot / _npi_tensordot_int_axes ----
 MX_OP_TEST_CASE({.op = "_npi_tensordot",
