@@ -1152,6 +1152,8 @@ OUR_ATTRS = {}  # our canonical op name -> attribute names (filled by our_ops)
 ATTR_QUIRKS = {  # MXNet registry metadata that does not describe what MXNet parses
     "_linspace": "MXNet 1.9.1 lists RangeParam's fields (step, repeat, infer_range) for _linspace but parses "
                  "LinspaceParam (start, stop, num, endpoint; 'step' is rejected): ours are the parsed ones",
+    "_npi_concatenate": "MXNet 1.9.1 lists ConcatParam's 'dim' for _npi_concatenate but parses NumpyConcatenateParam "
+                        "('axis'; dim=1 gives \"Cannot find argument 'dim'\"): ours is the parsed one",
 }
 
 
