@@ -16,6 +16,7 @@
 
 #include "ndarray/grad.h"
 #include "ndarray/ops/elemwise_np_api.h"
+#include "ndarray/testing/family_cases.h"
 #include "ndarray/testing/op_testing.h"
 #include "ndarray/testing/ref_json.h"
 
@@ -128,33 +129,9 @@ bool IsNpOp(const std::string& op) {
 
 // The checks of //ndarray:all_ops_test for this family's ops (runs without the other families).
 TEST(NpElemwiseCases, GradientsAndBackends) {
-  int n = 0, grads = 0;
-  for (const auto& c : testing::OpTestCases()) {
-    const Op& op = OpRegistry::Get(c.op);
-    if (!IsNpOp(op.name)) continue;
-    SCOPED_TRACE(c.op + c.label);
-    ++n;
-    if (op.differentiable() && c.check_grad) {
-      EXPECT_TRUE(testing::CheckGradient(c));
-      ++grads;
-    }
-    std::vector<NDArray> in = testing::MakeInputs(c, DType::kFloat32, 3);
-    NDArrayVec want = testing::RunWithKernel(c, {DeviceType::kCPU, Backend::kReference}, in);
-    if (op.FindKernel({DeviceType::kCPU, Backend::kOptimized})) {
-      NDArrayVec got = testing::RunWithKernel(c, {DeviceType::kCPU, Backend::kOptimized}, in);
-      EXPECT_TRUE(AllClose(got[0], want[0], 1e-6, 1e-7));
-    }
-    OpAttrs a = OpAttrs::Parse(op, c.attrs);
-    EXPECT_TRUE(a == OpAttrs::Parse(op, a.ToDict()));
-  }
-  EXPECT_GT(n, 180);
-  EXPECT_GT(grads, 160);
-  for (const Op* op : OpRegistry::List()) {
-    if (!IsNpOp(op->name)) continue;
-    bool has = false;
-    for (const auto& c : testing::OpTestCases()) has = has || OpRegistry::Get(c.op).name == op->name;
-    EXPECT_TRUE(has) << op->name << " has no MX_OP_TEST_CASE";
-  }
+  testing::FamilyCaseCounts r = testing::CheckFamilyCases(IsNpOp);
+  EXPECT_GT(r.cases, 180);
+  EXPECT_GT(r.grads, 160);
 }
 
 NDArray F32(std::vector<double> v) {
