@@ -487,6 +487,29 @@ FGradient GradVia(const char* backward_op) {
 // ---- Registration. ----
 constexpr KernelKey kCpu{DeviceType::kCPU, Backend::kReference};
 
+// Declares _backward_<op> of a control-flow op with `nsub` subgraph arguments: inputs
+// [head gradients..., the op's inputs...], one gradient per op input.
+template <typename P>
+Op& DeclareBackward(Op& op, int nsub, FCompute kernel) {
+  const std::string name = op.name;
+  return op
+      .describe(StrCat("Gradient of ", name.substr(std::string("_backward").size()),
+                       ": [head gradients..., inputs...] -> input gradients."))
+      .set_params<P>()
+      .set_num_inputs([nsub](const OpAttrs& a) {
+        const auto& p = a.get<P>();
+        return p.num_outputs + p.num_args - nsub;
+      })
+      .set_num_outputs([nsub](const OpAttrs& a) { return a.get<P>().num_args - nsub; })
+      .set_infer_shape([name](const OpAttrs& a, ShapeVec* in, ShapeVec* out) {
+        BackwardInfer(a.get<P>().num_outputs, in, out, name);
+      })
+      .set_infer_type([name](const OpAttrs& a, DTypeVec* in, DTypeVec* out) {
+        BackwardInfer(a.get<P>().num_outputs, in, out, name);
+      })
+      .set_kernel(kCpu, std::move(kernel));
+}
+
 MX_REGISTER_OP(_foreach)
     .describe(
         "Runs the body subgraph on every slice (axis 0) of the data inputs, threading loop "
@@ -500,21 +523,8 @@ MX_REGISTER_OP(_foreach)
     .set_kernel(kCpu, ForeachForward)
     .set_gradient(GradVia<ForeachParam>("_backward_foreach"), true, false);
 
-MX_REGISTER_OP(_backward_foreach)
-    .describe("Gradient of _foreach: [head gradients..., _foreach inputs...] -> input gradients.")
-    .set_params<ForeachParam>()
-    .set_num_inputs([](const OpAttrs& a) {
-      const auto& p = a.get<ForeachParam>();
-      return p.num_outputs + p.num_args - 1;
-    })
-    .set_num_outputs([](const OpAttrs& a) { return a.get<ForeachParam>().num_args - 1; })
-    .set_infer_shape([](const OpAttrs& a, ShapeVec* in, ShapeVec* out) {
-      BackwardInfer(a.get<ForeachParam>().num_outputs, in, out, "_backward_foreach");
-    })
-    .set_infer_type([](const OpAttrs& a, DTypeVec* in, DTypeVec* out) {
-      BackwardInfer(a.get<ForeachParam>().num_outputs, in, out, "_backward_foreach");
-    })
-    .set_kernel(kCpu, ForeachBackward);
+static Op& mx_register_backward_foreach =
+    DeclareBackward<ForeachParam>(OpRegistry::Register("_backward_foreach"), 1, ForeachBackward);
 
 MX_REGISTER_OP(_while_loop)
     .describe(
@@ -529,22 +539,8 @@ MX_REGISTER_OP(_while_loop)
     .set_kernel(kCpu, WhileForward)
     .set_gradient(GradVia<WhileLoopParam>("_backward_while_loop"), true, false);
 
-MX_REGISTER_OP(_backward_while_loop)
-    .describe(
-        "Gradient of _while_loop: [head gradients..., _while_loop inputs...] -> input gradients.")
-    .set_params<WhileLoopParam>()
-    .set_num_inputs([](const OpAttrs& a) {
-      const auto& p = a.get<WhileLoopParam>();
-      return p.num_outputs + p.num_args - 2;
-    })
-    .set_num_outputs([](const OpAttrs& a) { return a.get<WhileLoopParam>().num_args - 2; })
-    .set_infer_shape([](const OpAttrs& a, ShapeVec* in, ShapeVec* out) {
-      BackwardInfer(a.get<WhileLoopParam>().num_outputs, in, out, "_backward_while_loop");
-    })
-    .set_infer_type([](const OpAttrs& a, DTypeVec* in, DTypeVec* out) {
-      BackwardInfer(a.get<WhileLoopParam>().num_outputs, in, out, "_backward_while_loop");
-    })
-    .set_kernel(kCpu, WhileBackward);
+static Op& mx_register_backward_while_loop =
+    DeclareBackward<WhileLoopParam>(OpRegistry::Register("_backward_while_loop"), 2, WhileBackward);
 
 MX_REGISTER_OP(_cond)
     .describe(
@@ -558,21 +554,8 @@ MX_REGISTER_OP(_cond)
     .set_kernel(kCpu, CondForward)
     .set_gradient(GradVia<CondParam>("_backward_cond"), true, false);
 
-MX_REGISTER_OP(_backward_cond)
-    .describe("Gradient of _cond: [head gradients..., _cond inputs...] -> input gradients.")
-    .set_params<CondParam>()
-    .set_num_inputs([](const OpAttrs& a) {
-      const auto& p = a.get<CondParam>();
-      return p.num_outputs + p.num_args - 3;
-    })
-    .set_num_outputs([](const OpAttrs& a) { return a.get<CondParam>().num_args - 3; })
-    .set_infer_shape([](const OpAttrs& a, ShapeVec* in, ShapeVec* out) {
-      BackwardInfer(a.get<CondParam>().num_outputs, in, out, "_backward_cond");
-    })
-    .set_infer_type([](const OpAttrs& a, DTypeVec* in, DTypeVec* out) {
-      BackwardInfer(a.get<CondParam>().num_outputs, in, out, "_backward_cond");
-    })
-    .set_kernel(kCpu, CondBackward);
+static Op& mx_register_backward_cond =
+    DeclareBackward<CondParam>(OpRegistry::Register("_backward_cond"), 3, CondBackward);
 
 // ---- Symbolic builders. ----
 std::string LocsText(const std::vector<int64_t>& v) {
