@@ -35,10 +35,10 @@ struct Entry {
 struct Node {
   const Op* op = nullptr;
   OpAttrs attrs;
-  std::shared_ptr<Function> fn;           // custom Function node
+  std::shared_ptr<Function> fn;  // custom Function node
   std::vector<Entry> inputs;
-  std::vector<ConstInput> consts;  // per input if any input is a constant, else empty
-  int64_t id = -1;  // creation number (g_node_count or g_variable_count)
+  std::vector<ConstInput> consts;            // per input if any input is a constant, else empty
+  int64_t id = -1;                           // creation number (g_node_count or g_variable_count)
   std::vector<NDArray> saved_in, saved_out;  // detached views (no autograd state)
   std::vector<Shape> out_shapes;
   std::vector<DType> out_types;
@@ -124,11 +124,13 @@ class Recorder final : public InvokeObserver {
       node->out_types.push_back(y.dtype());
       node->saved_out.push_back(op.grad_uses_outputs ? Detached(y) : NDArray());
     }
-    for (size_t k = 0; k < outputs.size(); ++k) SetEntry(outputs[k], Entry{node, static_cast<int>(k)});
+    for (size_t k = 0; k < outputs.size(); ++k)
+      SetEntry(outputs[k], Entry{node, static_cast<int>(k)});
   }
 };
 
-void BackwardFromArray(const NDArray& head, const NDArray& head_grad, bool retain_graph, bool train_mode) {
+void BackwardFromArray(const NDArray& head, const NDArray& head_grad, bool retain_graph,
+                       bool train_mode) {
   backward({head}, {head_grad}, retain_graph, train_mode);
 }
 
@@ -260,7 +262,8 @@ std::unordered_map<EntryKey, NDArray, EntryKeyHash> RunBackward(
       for (size_t i = 0; i < in.size(); ++i)
         in[i] = create_graph ? Tracked(n->saved_in[i], n->inputs[i]) : n->saved_in[i];
       for (size_t k = 0; k < out.size(); ++k)
-        out[k] = create_graph ? Tracked(n->saved_out[k], Entry{*it, static_cast<int>(k)}) : n->saved_out[k];
+        out[k] = create_graph ? Tracked(n->saved_out[k], Entry{*it, static_cast<int>(k)})
+                              : n->saved_out[k];
       in_grads = EagerGradBuilder::Run(*n->op, n->attrs, in, out, og);
     }
     for (size_t i = 0; i < n->inputs.size(); ++i)
@@ -313,8 +316,8 @@ Scope predict_mode() { return Scope(is_recording(), false); }
 void mark_variables(const std::vector<NDArray>& variables, const std::vector<NDArray>& gradients,
                     const std::vector<GradReq>& grad_reqs) {
   if (variables.size() != gradients.size() || variables.size() != grad_reqs.size())
-    MX_THROW(absl::StatusCode::kInvalidArgument, "mark_variables: ", variables.size(), " variables, ",
-             gradients.size(), " gradients and ", grad_reqs.size(), " grad_reqs");
+    MX_THROW(absl::StatusCode::kInvalidArgument, "mark_variables: ", variables.size(),
+             " variables, ", gradients.size(), " gradients and ", grad_reqs.size(), " grad_reqs");
   for (size_t i = 0; i < variables.size(); ++i) {
     if (gradients[i].shape() != variables[i].shape())
       MX_THROW(absl::StatusCode::kInvalidArgument, "mark_variables: gradient ", i, " has shape ",
@@ -376,7 +379,8 @@ std::vector<NDArray> grad(const std::vector<NDArray>& heads, const std::vector<N
 }
 
 bool is_tracked(const NDArray& a) {
-  return !a.is_none() && (a.impl()->autograd_entry || (a.impl()->grad && a.grad_req() != GradReq::kNull));
+  return !a.is_none() &&
+         (a.impl()->autograd_entry || (a.impl()->grad && a.grad_req() != GradReq::kNull));
 }
 
 std::vector<NDArray> Function::operator()(const std::vector<NDArray>& inputs) {
@@ -425,7 +429,8 @@ History RecordedHistory(const NDArray& x) {
                "or a hybridized block's CachedOp call), which has no symbolic form");
     if (n.freed)
       MX_THROW(absl::StatusCode::kFailedPrecondition, "get_symbol: the history through ",
-               n.op->name, " was freed by backward; record again, or pass retain_graph=true to "
+               n.op->name,
+               " was freed by backward; record again, or pass retain_graph=true to "
                "backward to keep it");
   };
   History h;

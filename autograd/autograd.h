@@ -76,8 +76,9 @@ bool is_tracked(const NDArray& a);
 
 // A user-defined differentiable function (mx.autograd.Function):
 //   class Sigmoid : public autograd::Function {
-//     std::vector<NDArray> forward(const std::vector<NDArray>& in) override { ... save_for_backward(y); }
-//     std::vector<NDArray> backward(const std::vector<NDArray>& out_grads) override { ... }
+//     std::vector<NDArray> forward(const std::vector<NDArray>& in) override { ...
+//     save_for_backward(y); } std::vector<NDArray> backward(const std::vector<NDArray>& out_grads)
+//     override { ... }
 //   };
 //   auto y = std::make_shared<Sigmoid>()->operator()({x});
 // forward runs with recording paused; backward receives one gradient per output and returns one

@@ -129,7 +129,8 @@ TEST(Autograd, BlockedVariableGetsZerosForWriteAndKeepsAdd) {
   NDArray y;
   {
     auto r = record();
-    y = nd::elemwise_add(nd::elemwise_mul(nd::BlockGrad(x), w), nd::elemwise_mul(nd::BlockGrad(x2), w));
+    y = nd::elemwise_add(nd::elemwise_mul(nd::BlockGrad(x), w),
+                         nd::elemwise_mul(nd::BlockGrad(x2), w));
   }
   backward({y});
   EXPECT_EQ(x.grad().ToVector<double>(), (std::vector<double>{0, 0}));
@@ -330,7 +331,8 @@ TEST(Autograd, CompositeExpressionsMatchMxnet) {
   nlohmann::json j = nlohmann::json::parse(f);
   auto arr = [](const nlohmann::json& a) {
     std::vector<int64_t> s = a["shape"].get<std::vector<int64_t>>();
-    return NDArray::FromVector(a["values"].get<std::vector<double>>(), Shape(s), cpu(), DType::kFloat64);
+    return NDArray::FromVector(a["values"].get<std::vector<double>>(), Shape(s), cpu(),
+                               DType::kFloat64);
   };
   using Fn = std::function<NDArray(const std::vector<NDArray>&)>;
   std::map<std::string, Fn> fns = {
@@ -356,7 +358,8 @@ TEST(Autograd, CompositeExpressionsMatchMxnet) {
       {"shared_input_fanout",
        [](const std::vector<NDArray>& v) {
          const NDArray& x = v[0];
-         return nd::elemwise_add(nd::elemwise_mul(x, x), nd::elemwise_div(x, nd::plus_scalar(x, 2)));
+         return nd::elemwise_add(nd::elemwise_mul(x, x),
+                                 nd::elemwise_div(x, nd::plus_scalar(x, 2)));
        }},
   };
   ASSERT_EQ(j.size(), fns.size());
@@ -375,8 +378,8 @@ TEST(Autograd, CompositeExpressionsMatchMxnet) {
     backward({y}, {NDArray::FromVector(c["head_grad"].get<std::vector<double>>(), y.shape(), cpu(),
                                        DType::kFloat64)});
     for (size_t i = 0; i < in.size(); ++i) {
-      NDArray g = NDArray::FromVector(c["grads"][i].get<std::vector<double>>(), in[i].shape(), cpu(),
-                                      DType::kFloat64);
+      NDArray g = NDArray::FromVector(c["grads"][i].get<std::vector<double>>(), in[i].shape(),
+                                      cpu(), DType::kFloat64);
       EXPECT_TRUE(AllClose(in[i].grad(), g, 1e-10, 1e-12)) << "input " << i;
     }
   }

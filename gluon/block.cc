@@ -7,8 +7,8 @@
 #include <sstream>
 #include <unordered_map>
 
-#include <nlohmann/json.hpp>
 #include <re2/re2.h>
+#include <nlohmann/json.hpp>
 
 #include "autograd/autograd.h"
 #include "base/strings.h"
@@ -33,7 +33,8 @@ Block::~Block() = default;
 
 // ---- Registration. ----
 void Block::RegisterChildImpl(BlockPtr child, std::string name) {
-  if (!child) MX_THROW(absl::StatusCode::kInvalidArgument, class_name(), ": register_child got a null block");
+  if (!child)
+    MX_THROW(absl::StatusCode::kInvalidArgument, class_name(), ": register_child got a null block");
   CheckChild(*child);
   if (name.empty()) name = StrCat(children_.size());
   for (auto& [n, c] : children_)
@@ -69,15 +70,16 @@ ParameterDict Block::collect_params(const std::string& select) const {
   if (select.empty()) return all;
   RE2 re(select);
   if (!re.ok())
-    MX_THROW(absl::StatusCode::kInvalidArgument, "collect_params: invalid regular expression '", select,
-             "': ", re.error());
+    MX_THROW(absl::StatusCode::kInvalidArgument, "collect_params: invalid regular expression '",
+             select, "': ", re.error());
   ParameterDict out;
   for (const auto& [n, p] : all)
     if (re.Match(n, 0, n.size(), RE2::ANCHOR_START, nullptr, 0)) out.add(n, p);
   return out;
 }
 
-void Block::initialize(InitializerPtr init, std::vector<Device> devices, bool verbose, bool force_reinit) {
+void Block::initialize(InitializerPtr init, std::vector<Device> devices, bool verbose,
+                       bool force_reinit) {
   collect_params().initialize(std::move(init), std::move(devices), verbose, force_reinit);
 }
 
@@ -142,7 +144,8 @@ NDArray Block::forward(const NDArray& x) {
   } g{forward_depth_};
   NDArrayVec out = forward(NDArrayVec{x});
   if (out.size() != 1)
-    MX_THROW(absl::StatusCode::kInvalidArgument, class_name(), ": forward returned ", out.size(), " outputs");
+    MX_THROW(absl::StatusCode::kInvalidArgument, class_name(), ": forward returned ", out.size(),
+             " outputs");
   return out[0];
 }
 
@@ -186,12 +189,14 @@ absl::Status Block::save_parameters(const std::string& filename, bool deduplicat
   std::vector<const Parameter*> seen;
   ParameterDict all;
   // Without deduplication shared parameters appear under each name (MXNet < 1.6 behaviour).
-  std::function<void(const Block&, const std::string&)> walk = [&](const Block& b, const std::string& prefix) {
+  std::function<void(const Block&, const std::string&)> walk = [&](const Block& b,
+                                                                   const std::string& prefix) {
     for (const auto& [n, p] : b.params_) {
       if (deduplicate && std::find(seen.begin(), seen.end(), p.get()) != seen.end()) continue;
       seen.push_back(p.get());
       absl::Status st = StatusFromCall([&] { arrays.push_back({prefix + n, p->data()}); });
-      if (!st.ok()) throw Error(st.code(), StrCat("save_parameters(", filename, "): ", st.message()));
+      if (!st.ok())
+        throw Error(st.code(), StrCat("save_parameters(", filename, "): ", st.message()));
     }
     for (const auto& [n, c] : b.children_) walk(*c, prefix + n + ".");
   };
@@ -208,7 +213,8 @@ absl::Status Block::load_parameters(const std::string& filename, const LoadParam
 absl::Status Block::load_dict(const std::vector<std::pair<std::string, NDArray>>& dict,
                               const LoadParametersOptions& o, const std::string& source) {
   std::vector<std::pair<std::string, ParameterPtr>> params;
-  std::function<void(const Block&, const std::string&)> walk = [&](const Block& b, const std::string& prefix) {
+  std::function<void(const Block&, const std::string&)> walk = [&](const Block& b,
+                                                                   const std::string& prefix) {
     for (const auto& [n, p] : b.params_) params.push_back({prefix + n, p});
     for (const auto& [n, c] : b.children_) walk(*c, prefix + n + ".");
   };
@@ -221,7 +227,8 @@ absl::Status Block::load_dict(const std::vector<std::pair<std::string, NDArray>>
   }
   auto brief = [](const std::vector<std::string>& names) {
     std::vector<std::string> head(names.begin(), names.begin() + std::min<size_t>(names.size(), 8));
-    return StrJoin(head, ", ") + (names.size() > 8 ? StrCat(", ... (", names.size(), " in total)") : "");
+    return StrJoin(head, ", ") +
+           (names.size() > 8 ? StrCat(", ... (", names.size(), " in total)") : "");
   };
   std::vector<std::string> param_names, file_names;
   for (const auto& [n, _] : params) param_names.push_back(n);
@@ -231,9 +238,9 @@ absl::Status Block::load_dict(const std::vector<std::pair<std::string, NDArray>>
       bool found = loaded.count(n) > 0;
       for (const auto& [n2, p2] : params) found |= p2 == p && loaded.count(n2);  // shared
       if (!found)
-        return absl::NotFoundError(StrCat("Parameter '", n, "' is missing in '", source,
-                                          "', which contains parameters: ", brief(file_names),
-                                          ". Set allow_missing=true to ignore missing parameters."));
+        return absl::NotFoundError(
+            StrCat("Parameter '", n, "' is missing in '", source, "', which contains parameters: ",
+                   brief(file_names), ". Set allow_missing=true to ignore missing parameters."));
     }
   }
   std::map<std::string, ParameterPtr> by_name(params.begin(), params.end());
@@ -241,19 +248,23 @@ absl::Status Block::load_dict(const std::vector<std::pair<std::string, NDArray>>
     auto it = by_name.find(n);
     if (it == by_name.end()) {
       if (o.ignore_extra) continue;
-      return absl::InvalidArgumentError(StrCat("Parameter '", n, "' loaded from '", source,
-                                               "' is not present in the block, which contains parameters: ",
-                                               brief(param_names), ". Set ignore_extra=true to ignore."));
+      return absl::InvalidArgumentError(
+          StrCat("Parameter '", n, "' loaded from '", source,
+                 "' is not present in the block, which contains parameters: ", brief(param_names),
+                 ". Set ignore_extra=true to ignore."));
     }
     Parameter& p = *it->second;
     absl::Status st = StatusFromCall([&] {
       NDArray v = arr;
       if (o.cast_dtype) {
-        if (o.dtype_source == "saved") p.cast(v.dtype());
-        else v = v.astype(p.dtype(), false);
+        if (o.dtype_source == "saved")
+          p.cast(v.dtype());
+        else
+          v = v.astype(p.dtype(), false);
       } else if (v.dtype() != p.dtype()) {
-        MX_THROW(absl::StatusCode::kInvalidArgument, "dtype ", DTypeName(v.dtype()), " differs from the parameter's ",
-                 DTypeName(p.dtype()), " (set cast_dtype=true to convert)");
+        MX_THROW(absl::StatusCode::kInvalidArgument, "dtype ", DTypeName(v.dtype()),
+                 " differs from the parameter's ", DTypeName(p.dtype()),
+                 " (set cast_dtype=true to convert)");
       }
       if (p.shape().ndim_known()) {
         Shape s = p.shape();
@@ -270,7 +281,8 @@ absl::Status Block::load_dict(const std::vector<std::pair<std::string, NDArray>>
       p.set_data(v);
     });
     if (!st.ok())
-      return absl::Status(st.code(), StrCat("Parameter '", n, "' from '", source, "': ", st.message()));
+      return absl::Status(st.code(),
+                          StrCat("Parameter '", n, "' from '", source, "': ", st.message()));
   }
   return absl::OkStatus();
 }
@@ -284,13 +296,17 @@ void Block::share_parameters(const ParameterDict& shared) {
   walk(*this, "");
 }
 
-void Block::setattr(const std::string& name, const std::string& value) { collect_params().setattr(name, value); }
+void Block::setattr(const std::string& name, const std::string& value) {
+  collect_params().setattr(name, value);
+}
 void Block::zero_grad() { collect_params().zero_grad(); }
 void Block::cast(DType dtype) {
   for (auto& [_, c] : children_) c->cast(dtype);
   for (auto& [_, p] : params_) p->cast(dtype);
 }
-void Block::reset_device(const std::vector<Device>& devices) { collect_params().reset_device(devices); }
+void Block::reset_device(const std::vector<Device>& devices) {
+  collect_params().reset_device(devices);
+}
 
 void Block::hybridize(bool active, const HybridizeOptions& options) {
   for (auto& [_, c] : children_) c->hybridize(active, options);
@@ -340,17 +356,20 @@ std::string Block::summary(const NDArrayVec& inputs) {
                "\" must not be hybridized to print summary");
     std::string cn = b.class_name();
     if (cn == "Sequential" || cn == "HybridSequential") return;
-    handles.push_back(b.register_forward_hook([&](Block& blk, const NDArrayVec&, const NDArrayVec& out) {
-      Row r{StrCat(blk.class_name(), "-", rows.size()), shape_str(out)};
-      for (const auto& [_, p] : blk.params()) {
-        int64_t n = p->shape().Size();
-        r.params += n;
-        r.trainable += p->grad_req() == GradReq::kNull ? 0 : n;
-        if (std::find(seen.begin(), seen.end(), p.get()) != seen.end()) r.shared += n;
-        else seen.push_back(p.get());
-      }
-      rows.push_back(r);
-    }));
+    handles.push_back(
+        b.register_forward_hook([&](Block& blk, const NDArrayVec&, const NDArrayVec& out) {
+          Row r{StrCat(blk.class_name(), "-", rows.size()), shape_str(out)};
+          for (const auto& [_, p] : blk.params()) {
+            int64_t n = p->shape().Size();
+            r.params += n;
+            r.trainable += p->grad_req() == GradReq::kNull ? 0 : n;
+            if (std::find(seen.begin(), seen.end(), p.get()) != seen.end())
+              r.shared += n;
+            else
+              seen.push_back(p.get());
+          }
+          rows.push_back(r);
+        }));
   });
   try {
     (*this)(inputs);
@@ -372,8 +391,9 @@ std::string Block::summary(const NDArrayVec& inputs) {
     total += r.params, trainable += r.trainable, shared += r.shared;
   }
   out += std::string(80, '=') + "\n";
-  StrAppend(&out, "Parameters in forward computation graph, duplicate included\n", "   Total params: ", total,
-            "\n", "   Trainable params: ", trainable, "\n", "   Non-trainable params: ", total - trainable, "\n",
+  StrAppend(&out, "Parameters in forward computation graph, duplicate included\n",
+            "   Total params: ", total, "\n", "   Trainable params: ", trainable, "\n",
+            "   Non-trainable params: ", total - trainable, "\n",
             "Shared params in forward computation graph: ", shared, "\n",
             "Unique parameters in model: ", total - shared, "\n", std::string(80, '-'), "\n");
   return out;
@@ -385,7 +405,8 @@ nlohmann::json Structure(const Block& b) {
   nlohmann::json j;
   j["class"] = b.class_name();
   j["params"] = nlohmann::json::array();
-  for (const auto& [n, p] : b.params()) j["params"].push_back({{"name", n}, {"shape", p->shape().ToString()}});
+  for (const auto& [n, p] : b.params())
+    j["params"].push_back({{"name", n}, {"shape", p->shape().ToString()}});
   j["children"] = nlohmann::json::array();
   for (const auto& [n, c] : b.children()) {
     nlohmann::json cj = Structure(*c);
@@ -416,7 +437,8 @@ absl::Status Block::load(const std::string& prefix) {
   std::stringstream ss;
   ss << f.rdbuf();
   nlohmann::json saved = nlohmann::json::parse(ss.str(), nullptr, false);
-  if (saved.is_discarded()) return absl::DataLossError(StrCat(prefix, "-model.json is not valid JSON"));
+  if (saved.is_discarded())
+    return absl::DataLossError(StrCat(prefix, "-model.json is not valid JSON"));
   nlohmann::json mine = Structure(*this);
   // Shapes may be unknown before the first forward; compare classes and names only.
   std::function<bool(const nlohmann::json&, const nlohmann::json&, std::string*)> same =
@@ -425,13 +447,16 @@ absl::Status Block::load(const std::string& prefix) {
           *where = StrCat("block class ", a.value("class", "?"), " vs ", b.value("class", "?"));
           return false;
         }
-        if (a["params"].size() != b["params"].size() || a["children"].size() != b["children"].size()) {
-          *where = StrCat("block ", b["class"].get<std::string>(), " has a different number of parameters or children");
+        if (a["params"].size() != b["params"].size() ||
+            a["children"].size() != b["children"].size()) {
+          *where = StrCat("block ", b["class"].get<std::string>(),
+                          " has a different number of parameters or children");
           return false;
         }
         for (size_t i = 0; i < a["params"].size(); ++i)
           if (a["params"][i]["name"] != b["params"][i]["name"]) {
-            *where = StrCat("parameter ", a["params"][i]["name"].dump(), " vs ", b["params"][i]["name"].dump());
+            *where = StrCat("parameter ", a["params"][i]["name"].dump(), " vs ",
+                            b["params"][i]["name"].dump());
             return false;
           }
         for (size_t i = 0; i < a["children"].size(); ++i)
@@ -440,7 +465,8 @@ absl::Status Block::load(const std::string& prefix) {
       };
   std::string where;
   if (!same(saved, mine, &where))
-    return absl::InvalidArgumentError(StrCat(prefix, "-model.json describes a different model: ", where));
+    return absl::InvalidArgumentError(
+        StrCat(prefix, "-model.json describes a different model: ", where));
   absl::Status st = load_parameters(prefix + "-model.params");
   if (!st.ok()) return st;
   if (saved.value("hybridized", false)) hybridize(true);

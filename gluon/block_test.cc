@@ -58,11 +58,14 @@ std::string TempPath(const std::string& name) {
 
 TEST(Block, StructuredNamesAndSelection) {
   Net net;
-  EXPECT_EQ(net.collect_params().keys(),
-            (std::vector<std::string>{"layer0.weight", "layer0.bias", "layer1.weight", "layer1.bias"}));
+  EXPECT_EQ(
+      net.collect_params().keys(),
+      (std::vector<std::string>{"layer0.weight", "layer0.bias", "layer1.weight", "layer1.bias"}));
   EXPECT_EQ(net.collect_params(".*weight|.*bias").size(), 4u);
-  EXPECT_EQ(net.collect_params(".*weight").keys(), (std::vector<std::string>{"layer0.weight", "layer1.weight"}));
-  EXPECT_EQ(net.collect_params("layer1").keys(), (std::vector<std::string>{"layer1.weight", "layer1.bias"}));
+  EXPECT_EQ(net.collect_params(".*weight").keys(),
+            (std::vector<std::string>{"layer0.weight", "layer1.weight"}));
+  EXPECT_EQ(net.collect_params("layer1").keys(),
+            (std::vector<std::string>{"layer1.weight", "layer1.bias"}));
   EXPECT_TRUE(net.collect_params("weight").empty());  // anchored at the start, like re.match
   EXPECT_THROW(net.collect_params("("), Error);
   EXPECT_EQ(net.ToString(), "Net(\n  (layer0): Mul()\n  (layer1): Mul()\n)");
@@ -174,9 +177,12 @@ TEST(Block, HooksFireInOrderAndDetach) {
   Net net;
   net.initialize();
   std::vector<std::string> log;
-  HookHandle a = net.register_forward_pre_hook([&](Block&, const NDArrayVec&) { log.push_back("pre"); });
-  HookHandle b = net.register_forward_hook([&](Block&, const NDArrayVec&, const NDArrayVec&) { log.push_back("post"); });
-  HookHandle c = net.layer0->register_forward_hook([&](Block&, const NDArrayVec&, const NDArrayVec&) { log.push_back("child"); });
+  HookHandle a =
+      net.register_forward_pre_hook([&](Block&, const NDArrayVec&) { log.push_back("pre"); });
+  HookHandle b = net.register_forward_hook(
+      [&](Block&, const NDArrayVec&, const NDArrayVec&) { log.push_back("post"); });
+  HookHandle c = net.layer0->register_forward_hook(
+      [&](Block&, const NDArrayVec&, const NDArrayVec&) { log.push_back("child"); });
   net(NDArray::Full(Shape{2}, 1.0));
   EXPECT_EQ(log, (std::vector<std::string>{"pre", "child", "post"}));
   a.detach();
@@ -234,7 +240,8 @@ TEST(HybridBlock, ConcurrentCallsOfOneHybridizedBlock) {
   std::vector<std::thread> ts;
   for (int t = 0; t < 4; ++t)
     ts.emplace_back([&, t] {
-      for (int i = 0; i < 50; ++i) ok[t] = ok[t] && static_cast<bool>(AllClose(net(x0), expected, 0, 0));
+      for (int i = 0; i < 50; ++i)
+        ok[t] = ok[t] && static_cast<bool>(AllClose(net(x0), expected, 0, 0));
     });
   for (auto& t : ts) t.join();
   for (char b : ok) EXPECT_TRUE(b);
@@ -273,8 +280,10 @@ TEST(Block, SummaryTable) {
   net.initialize();
   std::string s = net.summary({NDArray::Full(Shape{2, 5}, 1.0)});
   // MXNet 1.9.1's header line, character for character ("{:>20}  {:>42} {:>15}").
-  EXPECT_NE(s.find("\n        Layer (type)                                Output Shape         Param #\n"),
-            std::string::npos)
+  EXPECT_NE(
+      s.find(
+          "\n        Layer (type)                                Output Shape         Param #\n"),
+      std::string::npos)
       << s;
   EXPECT_NE(s.find("Mul-1"), std::string::npos) << s;
   EXPECT_NE(s.find("Net-3"), std::string::npos) << s;
@@ -357,7 +366,8 @@ TEST(HybridBlock, RegisterOpHookSeesEveryOp) {
       },
       /*monitor_all=*/true);
   net(x);
-  EXPECT_EQ(inputs_seen, 10);  // 2 inputs for each of the 4 binary ops, 1 for negative and _mul_scalar
+  EXPECT_EQ(inputs_seen,
+            10);  // 2 inputs for each of the 4 binary ops, 1 for negative and _mul_scalar
 }
 
 TEST(Block, SetattrZeroGradShareCast) {

@@ -95,8 +95,8 @@ class CountNonzero : public HybridBlock {
 
 TEST(DynamicShape, HybridizedNonzero) {
   CountNonzero net;
-  NDArray x = NDArray::FromVector(std::vector<double>{0, 1, 2, 0, 0, 3}, {2, 3}, cpu(),
-                                  DType::kFloat32);
+  NDArray x =
+      NDArray::FromVector(std::vector<double>{0, 1, 2, 0, 0, 3}, {2, 3}, cpu(), DType::kFloat32);
   std::vector<double> want = net(x).ToVector<double>();
   net.hybridize();
   EXPECT_EQ(net(x).ToVector<double>(), want);

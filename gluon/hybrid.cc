@@ -34,13 +34,15 @@ class Tracer final : public InvokeObserver {
       sym::NodeEntry* e = EntryOf(inputs[i]);
       if (!e)
         MX_THROW(absl::StatusCode::kFailedPrecondition, "hybridize: ", op.name, " (input ",
-                 op.InputNames(attrs)[i], ") uses an array that is neither a block input nor a "
+                 op.InputNames(attrs)[i],
+                 ") uses an array that is neither a block input nor a "
                  "Parameter, nor computed from them by ops. Register constants as gluon::Constant, "
                  "create them with ops inside forward, or use nd:: ops instead of NDArray views");
       n->inputs.push_back(*e);
     }
     for (size_t k = 0; k < outputs.size(); ++k) {
-      outputs[k].impl()->trace_entry = std::make_shared<TraceEntry>(sym::NodeEntry{n, static_cast<int>(k), 0});
+      outputs[k].impl()->trace_entry =
+          std::make_shared<TraceEntry>(sym::NodeEntry{n, static_cast<int>(k), 0});
       traced.push_back(outputs[k]);
     }
   }
@@ -51,7 +53,8 @@ std::string InputName(size_t i, size_t n) { return n == 1 ? "data" : StrCat("dat
 
 std::string SignatureKey(const NDArrayVec& in) {
   std::string k;
-  for (const auto& a : in) StrAppend(&k, a.ndim(), ":", DTypeFlag(a.dtype()), ":", a.device().ToString(), ";");
+  for (const auto& a : in)
+    StrAppend(&k, a.ndim(), ":", DTypeFlag(a.dtype()), ":", a.device().ToString(), ";");
   return k;
 }
 
@@ -59,8 +62,9 @@ std::string SignatureKey(const NDArrayVec& in) {
 
 void HybridBlock::CheckChild(const Block& child) const {
   if (!dynamic_cast<const HybridBlock*>(&child))
-    MX_THROW(absl::StatusCode::kInvalidArgument, "Children of HybridBlock must also be HybridBlock, but ",
-             child.class_name(), " has type Block. If you are using Sequential, please try "
+    MX_THROW(absl::StatusCode::kInvalidArgument,
+             "Children of HybridBlock must also be HybridBlock, but ", child.class_name(),
+             " has type Block. If you are using Sequential, please try "
              "HybridSequential instead.");
 }
 
@@ -112,8 +116,8 @@ void HybridBlock::Trace(const NDArrayVec& inputs) {
   NDArrayVec views;
   for (size_t i = 0; i < inputs.size(); ++i) {
     NDArray v = inputs[i].detach();
-    v.impl()->trace_entry =
-        std::make_shared<TraceEntry>(sym::Symbol::Variable(InputName(i, inputs.size())).outputs()[0]);
+    v.impl()->trace_entry = std::make_shared<TraceEntry>(
+        sym::Symbol::Variable(InputName(i, inputs.size())).outputs()[0]);
     views.push_back(v);
   }
   auto clear = [&] {
@@ -181,7 +185,8 @@ NDArrayVec HybridBlock::CallForward(const NDArrayVec& inputs) {
   Device dev = inputs.empty() ? cpu() : inputs[0].device();
   std::vector<NDArray> args;
   for (size_t i = 0; i < cache->input_index.size(); ++i)
-    args.push_back(cache->input_index[i] >= 0 ? inputs[cache->input_index[i]] : cache->input_param[i]->data(dev));
+    args.push_back(cache->input_index[i] >= 0 ? inputs[cache->input_index[i]]
+                                              : cache->input_param[i]->data(dev));
   return (*cache->op)(args);
 }
 
@@ -216,8 +221,10 @@ absl::Status HybridBlock::export_model(const std::string& path, int epoch) const
   std::vector<std::pair<std::string, NDArray>> arrays;
   absl::Status st = StatusFromCall([&] {
     for (const auto& [name, p] : collect_params()) {
-      if (std::find(args.begin(), args.end(), name) != args.end()) arrays.push_back({"arg:" + name, p->data()});
-      else if (std::find(aux.begin(), aux.end(), name) != aux.end()) arrays.push_back({"aux:" + name, p->data()});
+      if (std::find(args.begin(), args.end(), name) != args.end())
+        arrays.push_back({"arg:" + name, p->data()});
+      else if (std::find(aux.begin(), aux.end(), name) != aux.end())
+        arrays.push_back({"aux:" + name, p->data()});
     }
   });
   MX_RETURN_IF_ERROR(st);

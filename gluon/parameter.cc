@@ -27,8 +27,9 @@ void Parameter::set_shape(const Shape& shape) {
              shape.ToString(), ", it has shape ", shape_.ToString());
   }
   if (is_initialized() && merged != shape_)
-    MX_THROW(absl::StatusCode::kInvalidArgument, "Parameter '", name_, "' is initialized with shape ",
-             shape_.ToString(), "; cannot change it to ", shape.ToString());
+    MX_THROW(absl::StatusCode::kInvalidArgument, "Parameter '", name_,
+             "' is initialized with shape ", shape_.ToString(), "; cannot change it to ",
+             shape.ToString());
   shape_ = merged;
 }
 
@@ -52,8 +53,8 @@ void Parameter::AllocateGrads() {
   }
 }
 
-void Parameter::initialize(InitializerPtr init, std::vector<Device> devices, InitializerPtr default_init,
-                           bool force_reinit) {
+void Parameter::initialize(InitializerPtr init, std::vector<Device> devices,
+                           InitializerPtr default_init, bool force_reinit) {
   if (devices.empty()) devices = {cpu()};
   if (is_initialized() && !force_reinit) return;
   if (!shape_.is_known()) {
@@ -66,10 +67,14 @@ void Parameter::initialize(InitializerPtr init, std::vector<Device> devices, Ini
   }
   deferred_.reset();
   NDArray host(shape_, cpu(), dtype_);
-  if (init_) init_->InitWeight(name_, host);  // the parameter's own initializer
-  else if (init) (*init)(name_, host);
-  else if (default_init) (*default_init)(name_, host);
-  else (*init::Uniform())(name_, host);
+  if (init_)
+    init_->InitWeight(name_, host);  // the parameter's own initializer
+  else if (init)
+    (*init)(name_, host);
+  else if (default_init)
+    (*default_init)(name_, host);
+  else
+    (*init::Uniform())(name_, host);
   data_.clear();
   for (const Device& d : devices) data_.push_back(host.copyto(d));
   AllocateGrads();
@@ -187,7 +192,8 @@ NDArray Parameter::placeholder() const {
 }
 
 Constant::Constant(std::string name, const NDArray& value)
-    : Parameter(std::move(name), ParameterOptions{.shape = value.shape(), .dtype = value.dtype(),
+    : Parameter(std::move(name), ParameterOptions{.shape = value.shape(),
+                                                  .dtype = value.dtype(),
                                                   .grad_req = GradReq::kNull,
                                                   .differentiable = false}) {
   NDArray v = value.copy();
@@ -232,7 +238,8 @@ void ParameterDict::setattr(const std::string& name, const std::string& value) {
     } else if (name == "lr_mult" || name == "wd_mult") {
       double v;
       if (!ParseDouble(value, &v))
-        MX_THROW(absl::StatusCode::kInvalidArgument, "setattr: ", name, " must be a number, got '", value, "'");
+        MX_THROW(absl::StatusCode::kInvalidArgument, "setattr: ", name, " must be a number, got '",
+                 value, "'");
       name == "lr_mult" ? p->set_lr_mult(v) : p->set_wd_mult(v);
     } else {
       MX_THROW(absl::StatusCode::kInvalidArgument, "setattr: unknown parameter attribute '", name,

@@ -17,11 +17,11 @@ namespace mxnet::gluon {
 struct ParameterOptions {
   Shape shape = Shape::Unknown();  // -1 dims (or unknown rank) = inferred at the first forward
   DType dtype = DType::kFloat32;
-  InitializerPtr init;             // the parameter's own initializer (overrides Block::initialize's)
+  InitializerPtr init;  // the parameter's own initializer (overrides Block::initialize's)
   GradReq grad_req = GradReq::kWrite;
   double lr_mult = 1.0, wd_mult = 1.0;
   bool allow_deferred_init = true;
-  bool differentiable = true;      // false: grad_req is forced to null
+  bool differentiable = true;  // false: grad_req is forced to null
 };
 
 class Parameter {

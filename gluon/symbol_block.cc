@@ -9,15 +9,19 @@ namespace mxnet::gluon {
 
 SymbolBlock::SymbolBlock(sym::Symbol outputs, const std::vector<sym::Symbol>& inputs,
                          const ParameterDict& params)
-    : SymbolBlock(std::move(outputs), [&] {
-        std::vector<std::string> names;
-        for (const auto& s : inputs) {
-          if (s.num_outputs() != 1 || !s.outputs()[0].node->is_variable())
-            MX_THROW(absl::StatusCode::kInvalidArgument, "SymbolBlock: inputs must be variables");
-          names.push_back(s.name());
-        }
-        return names;
-      }(), params) {}
+    : SymbolBlock(
+          std::move(outputs),
+          [&] {
+            std::vector<std::string> names;
+            for (const auto& s : inputs) {
+              if (s.num_outputs() != 1 || !s.outputs()[0].node->is_variable())
+                MX_THROW(absl::StatusCode::kInvalidArgument,
+                         "SymbolBlock: inputs must be variables");
+              names.push_back(s.name());
+            }
+            return names;
+          }(),
+          params) {}
 
 SymbolBlock::SymbolBlock(sym::Symbol outputs, std::vector<std::string> input_names,
                          const ParameterDict& params)
@@ -30,8 +34,8 @@ SymbolBlock::SymbolBlock(sym::Symbol outputs, std::vector<std::string> input_nam
     if (n->is_variable()) vars[n->name] = n.get();
   for (const auto& in : input_names_)
     if (!vars.count(in))
-      MX_THROW(absl::StatusCode::kInvalidArgument, "SymbolBlock: the graph has no input named '", in,
-               "' (inputs: ", StrJoin(op_->input_names(), ", "), ")");
+      MX_THROW(absl::StatusCode::kInvalidArgument, "SymbolBlock: the graph has no input named '",
+               in, "' (inputs: ", StrJoin(op_->input_names(), ", "), ")");
   // Integer parameters without __dtype__ (the int8 weights of MXNet's quantized exports): their
   // dtype from type inference with float32 data, as MXNet's SymbolBlock infers parameter types.
   std::map<std::string, DType> int_params;
@@ -66,10 +70,14 @@ SymbolBlock::SymbolBlock(sym::Symbol outputs, std::vector<std::string> input_nam
         if (auto parsed = ParseShape(s->second); parsed.ok()) o.shape = *parsed;
       if (auto d = v->user_attrs.find("__dtype__"); d != v->user_attrs.end()) {
         int64_t flag;
-        if (ParseInt64(d->second, &flag) && DTypeFromFlag(flag).ok()) o.dtype = static_cast<DType>(flag);
-      } else if (auto ip = int_params.find(name); ip != int_params.end()) o.dtype = ip->second;
-      if (auto lr = v->user_attrs.find("__lr_mult__"); lr != v->user_attrs.end()) ParseDouble(lr->second, &o.lr_mult);
-      if (auto wd = v->user_attrs.find("__wd_mult__"); wd != v->user_attrs.end()) ParseDouble(wd->second, &o.wd_mult);
+        if (ParseInt64(d->second, &flag) && DTypeFromFlag(flag).ok())
+          o.dtype = static_cast<DType>(flag);
+      } else if (auto ip = int_params.find(name); ip != int_params.end())
+        o.dtype = ip->second;
+      if (auto lr = v->user_attrs.find("__lr_mult__"); lr != v->user_attrs.end())
+        ParseDouble(lr->second, &o.lr_mult);
+      if (auto wd = v->user_attrs.find("__wd_mult__"); wd != v->user_attrs.end())
+        ParseDouble(wd->second, &o.wd_mult);
       if (auto in = v->user_attrs.find("__init__"); in != v->user_attrs.end()) {
         absl::Status st = StatusFromCall([&] { o.init = init::Create(in->second); });
         (void)st;  // unknown initializer names fall back to Block::initialize's
@@ -84,12 +92,14 @@ SymbolBlock::SymbolBlock(sym::Symbol outputs, std::vector<std::string> input_nam
 }
 
 absl::StatusOr<std::shared_ptr<SymbolBlock>> SymbolBlock::imports(
-    const std::string& symbol_file, const std::vector<std::string>& input_names, const std::string& param_file,
-    const std::vector<Device>& devices, bool allow_missing, bool ignore_extra) {
+    const std::string& symbol_file, const std::vector<std::string>& input_names,
+    const std::string& param_file, const std::vector<Device>& devices, bool allow_missing,
+    bool ignore_extra) {
   auto graph = sym::Symbol::load(symbol_file);
   if (!graph.ok()) return graph.status();
   std::shared_ptr<SymbolBlock> block;
-  MX_RETURN_IF_ERROR(StatusFromCall([&] { block = std::make_shared<SymbolBlock>(*graph, input_names); }));
+  MX_RETURN_IF_ERROR(
+      StatusFromCall([&] { block = std::make_shared<SymbolBlock>(*graph, input_names); }));
   if (!param_file.empty()) {
     LoadParametersOptions o;
     o.devices = devices;
@@ -102,7 +112,8 @@ absl::StatusOr<std::shared_ptr<SymbolBlock>> SymbolBlock::imports(
 
 void SymbolBlock::InferParameterShapes(const NDArrayVec& inputs) {
   std::map<std::string, Shape> known;
-  for (size_t i = 0; i < inputs.size() && i < input_names_.size(); ++i) known[input_names_[i]] = inputs[i].shape();
+  for (size_t i = 0; i < inputs.size() && i < input_names_.size(); ++i)
+    known[input_names_[i]] = inputs[i].shape();
   for (const auto& [name, p] : params_)
     if (p->shape().is_known()) known[name] = p->shape();
   sym::InferResult<Shape> r = graph_.infer_shape_partial(known);
@@ -119,14 +130,15 @@ void SymbolBlock::InferParameterShapes(const NDArrayVec& inputs) {
 
 NDArrayVec SymbolBlock::forward(const NDArrayVec& inputs) {
   if (inputs.size() != input_names_.size())
-    MX_THROW(absl::StatusCode::kInvalidArgument, "SymbolBlock: expected ", input_names_.size(), " inputs (",
-             StrJoin(input_names_, ", "), "), got ", inputs.size());
+    MX_THROW(absl::StatusCode::kInvalidArgument, "SymbolBlock: expected ", input_names_.size(),
+             " inputs (", StrJoin(input_names_, ", "), "), got ", inputs.size());
   if (ThreadDispatchState().infer_only) {
     InferParameterShapes(inputs);
     NDArrayVec out;
     std::map<std::string, Shape> known;
     for (size_t i = 0; i < inputs.size(); ++i) known[input_names_[i]] = inputs[i].shape();
-    for (const auto& s : graph_.infer_shape_partial(known).out) out.push_back(NDArray::Placeholder(s));
+    for (const auto& s : graph_.infer_shape_partial(known).out)
+      out.push_back(NDArray::Placeholder(s));
     return out;
   }
   Device dev = inputs.empty() ? cpu() : inputs[0].device();

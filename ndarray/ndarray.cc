@@ -181,7 +181,8 @@ std::string Tuple(const std::vector<int64_t>& v) {
 
 NDArray NDArray::reshape(const std::vector<int64_t>& spec, bool reverse) const {
   if (NeedsOpDispatch(checked())) {
-    NDArray r = ViaOp(*this, "Reshape", {{"shape", Tuple(spec)}, {"reverse", reverse ? "True" : "False"}});
+    NDArray r =
+        ViaOp(*this, "Reshape", {{"shape", Tuple(spec)}, {"reverse", reverse ? "True" : "False"}});
     if (!r.is_none()) return r;
   }
   return ViewAs(InferReshape(shape(), spec, reverse, "reshape"));
@@ -190,7 +191,8 @@ NDArray NDArray::reshape(const std::vector<int64_t>& spec, bool reverse) const {
 NDArray NDArray::slice(int64_t begin, int64_t end) const {
   const Shape& s = shape();
   if (NeedsOpDispatch(checked()) && s.ndim() >= 1) {
-    NDArray r = ViaOp(*this, "slice_axis", {{"axis", "0"}, {"begin", StrCat(begin)}, {"end", StrCat(end)}});
+    NDArray r =
+        ViaOp(*this, "slice_axis", {{"axis", "0"}, {"begin", StrCat(begin)}, {"end", StrCat(end)}});
     if (!r.is_none()) return r;
   }
   if (s.ndim() < 1) MX_THROW(absl::StatusCode::kInvalidArgument, "slice: cannot slice a scalar");
@@ -210,7 +212,8 @@ NDArray NDArray::at(int64_t index) const {
   const Shape& s = shape();
   if (NeedsOpDispatch(checked()) && s.ndim() >= 1) {
     int64_t i = index < 0 ? index + s[0] : index;
-    NDArray r = ViaOp(*this, "slice_axis", {{"axis", "0"}, {"begin", StrCat(i)}, {"end", StrCat(i + 1)}});
+    NDArray r =
+        ViaOp(*this, "slice_axis", {{"axis", "0"}, {"begin", StrCat(i)}, {"end", StrCat(i + 1)}});
     if (!r.is_none()) {
       NDArray q = ViaOp(r, "squeeze", {{"axis", "(0,)"}});
       if (!q.is_none()) return q;
@@ -315,11 +318,13 @@ void NDArray::SyncCopyFromCPU(const void* src, size_t bytes) const {
 void NDArray::SyncCopyToCPU(void* dst, size_t bytes) const {
   if (is_placeholder())
     MX_THROW(absl::StatusCode::kFailedPrecondition, "cannot read the values of an array of shape ",
-             shape().ToString(), " that has no data yet (shape inference / uninitialized parameter)");
+             shape().ToString(),
+             " that has no data yet (shape inference / uninitialized parameter)");
   if (ThreadDispatchState().tracer && impl_->trace_entry)
-    MX_THROW(absl::StatusCode::kFailedPrecondition,
-             "cannot read array values inside a hybridized forward: the traced graph would depend on "
-             "data (use ops instead of reading values, or call the block without hybridize())");
+    MX_THROW(
+        absl::StatusCode::kFailedPrecondition,
+        "cannot read array values inside a hybridized forward: the traced graph would depend on "
+        "data (use ops instead of reading values, or call the block without hybridize())");
   if (bytes != nbytes())
     MX_THROW(absl::StatusCode::kInvalidArgument, "SyncCopyToCPU: buffer of ", bytes,
              " bytes for an array of ", nbytes(), " bytes");
@@ -378,7 +383,8 @@ void SetBackwardHook(BackwardHook hook) { g_backward_hook = hook; }
 
 void NDArray::backward(const NDArray& out_grad, bool retain_graph, bool train_mode) const {
   if (!g_backward_hook)
-    MX_THROW(absl::StatusCode::kFailedPrecondition, "NDArray::backward needs the //autograd library linked");
+    MX_THROW(absl::StatusCode::kFailedPrecondition,
+             "NDArray::backward needs the //autograd library linked");
   g_backward_hook(*this, out_grad, retain_graph, train_mode);
 }
 

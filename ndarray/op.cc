@@ -307,8 +307,8 @@ NDArrayVec InvokeInferOnly(const Op& op, const OpAttrs& attrs, std::span<const N
   DTypeVec out_t;
   InferOutputs(op, attrs, &in_s, &in_t, &out_s, &out_t);
   // Data-dependent shapes are known only when every input holds data.
-  if (op.infer_shape_from_data &&
-      std::none_of(inputs.begin(), inputs.end(), [](const NDArray& x) { return x.is_placeholder(); }))
+  if (op.infer_shape_from_data && std::none_of(inputs.begin(), inputs.end(),
+                                               [](const NDArray& x) { return x.is_placeholder(); }))
     InferOutputsFromData(op, attrs, inputs, &out_s, &out_t);
   for (size_t i = 0; i < inputs.size(); ++i) {
     NDArray::Impl& impl = *inputs[i].impl();
@@ -317,8 +317,8 @@ NDArrayVec InvokeInferOnly(const Op& op, const OpAttrs& attrs, std::span<const N
   }
   NDArrayVec outs;
   for (size_t i = 0; i < out_s.size(); ++i)
-    outs.push_back(NDArray::Placeholder(out_s[i], dev,
-                                        out_t[i] < 0 ? DType::kFloat32 : static_cast<DType>(out_t[i])));
+    outs.push_back(NDArray::Placeholder(
+        out_s[i], dev, out_t[i] < 0 ? DType::kFloat32 : static_cast<DType>(out_t[i])));
   Notify(op, attrs, inputs, outs, st);
   return outs;
 }

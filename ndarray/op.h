@@ -101,8 +101,8 @@ using FInferType = std::function<void(const OpAttrs& attrs, DTypeVec* in, DTypeV
 // Data-dependent output shapes (boolean_mask, nonzero): sets every output shape from the input
 // arrays' values (reading device data as needed). Runs right before the kernel in Invoke and in
 // the symbolic executor; the op's static FInferShape leaves such outputs unknown (no error).
-using FInferShapeFromData = std::function<void(const OpAttrs& attrs,
-                                               std::span<const NDArray> inputs, ShapeVec* out)>;
+using FInferShapeFromData =
+    std::function<void(const OpAttrs& attrs, std::span<const NDArray> inputs, ShapeVec* out)>;
 // Gradient as a composition of registered ops: one entry per input (an invalid GradValue where
 // there is none, e.g. integer indices or aux states).
 using FGradient = std::function<std::vector<GradValue>(
@@ -228,7 +228,7 @@ class Op {
   std::function<std::vector<std::string>(const OpAttrs&)> input_names_fn;
   std::vector<int> mutable_inputs;
   FInferShape infer_shape;
-  FInferType infer_type;  // default: all inputs and outputs share one dtype
+  FInferType infer_type;                      // default: all inputs and outputs share one dtype
   FInferShapeFromData infer_shape_from_data;  // set only for data-dependent output shapes
   FGradient gradient;
   bool grad_uses_inputs = true, grad_uses_outputs = true;

@@ -94,13 +94,14 @@ TEST(Invoke, BroadcastToAndAxis) {
   ASSERT_EQ(y.shape(), (Shape{2, 3}));
   EXPECT_EQ(y.ToVector<float>(), (std::vector<float>{1, 1, 1, 2, 2, 2}));
   EXPECT_EQ(nd::broadcast_axis(x, Shape{1}, Shape{4}).shape(), (Shape{2, 4}));
-  NDArray z = Invoke(OpRegistry::Get("broadcast_axes"),
-                     OpAttrs::Parse(OpRegistry::Get("broadcast_axes"), {{"axis", "(0, 2)"}, {"size", "(3, 5)"}}),
-                     std::vector<NDArray>{NDArray::Full(Shape{1, 2, 1}, 7.0)})[0];
+  NDArray z = Invoke(
+      OpRegistry::Get("broadcast_axes"),
+      OpAttrs::Parse(OpRegistry::Get("broadcast_axes"), {{"axis", "(0, 2)"}, {"size", "(3, 5)"}}),
+      std::vector<NDArray>{NDArray::Full(Shape{1, 2, 1}, 7.0)})[0];
   EXPECT_EQ(z.shape(), (Shape{3, 2, 5}));
   EXPECT_EQ(z.ToVector<float>(), std::vector<float>(30, 7.0f));
-  EXPECT_THROW(nd::broadcast_to(x, Shape{2}), Error);        // rank differs
-  EXPECT_THROW(nd::broadcast_to(x, Shape{3, 3}), Error);     // 2 -> 3
+  EXPECT_THROW(nd::broadcast_to(x, Shape{2}), Error);              // rank differs
+  EXPECT_THROW(nd::broadcast_to(x, Shape{3, 3}), Error);           // 2 -> 3
   EXPECT_THROW(nd::broadcast_axis(x, Shape{0}, Shape{4}), Error);  // axis 0 has size 2
 }
 
@@ -128,10 +129,14 @@ TEST(Invoke, ReduceSumLikeMatchesNaiveSum) {
     return out;
   };
   using Dims = std::vector<int64_t>;
-  std::vector<std::pair<Dims, Dims>> cases = {
-      {{64, 16, 28, 28}, {16, 1, 1}}, {{128, 700}, {700}}, {{300001}, {1}},
-      {{40, 3, 2000}, {40, 1, 2000}}, {{5, 7}, {5, 7}},    {{0, 3}, {1, 3}},
-      {{2, 3, 4}, {}},                {{3, 1, 4}, {1, 1, 4}}};
+  std::vector<std::pair<Dims, Dims>> cases = {{{64, 16, 28, 28}, {16, 1, 1}},
+                                              {{128, 700}, {700}},
+                                              {{300001}, {1}},
+                                              {{40, 3, 2000}, {40, 1, 2000}},
+                                              {{5, 7}, {5, 7}},
+                                              {{0, 3}, {1, 3}},
+                                              {{2, 3, 4}, {}},
+                                              {{3, 1, 4}, {1, 1, 4}}};
   for (int t = 0; t < 60; ++t) {
     int nd = static_cast<int>(rng() % 5);
     Dims b, s;
@@ -143,7 +148,8 @@ TEST(Invoke, ReduceSumLikeMatchesNaiveSum) {
   for (DType dt : {DType::kFloat64, DType::kFloat32, DType::kInt32}) {
     for (const auto& [bd, sd] : cases) {
       Shape big(bd), small(sd);
-      std::vector<double> xv = testing::RandomArray(big, -8, 8, 3, DType::kFloat64).ToVector<double>();
+      std::vector<double> xv =
+          testing::RandomArray(big, -8, 8, 3, DType::kFloat64).ToVector<double>();
       if (dt == DType::kInt32)
         for (double& e : xv) e = std::round(e);
       NDArray x = NDArray::FromVector(xv, big, cpu(), dt);

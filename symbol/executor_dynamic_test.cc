@@ -46,7 +46,9 @@ void ExpectRuns(CachedOp& op) {
   NDArray x = Arr({1, 2, 3, 4, 5, 6, 7, 8}, {4, 2});
   // Same input shapes, different masks: one plan, different run-time shapes.
   for (auto [mask, rows] : std::vector<std::pair<std::vector<double>, std::vector<double>>>{
-           {{1, 0, 1, 0}, {2, 4, 10, 12}}, {{0, 1, 1, 1}, {6, 8, 10, 12, 14, 16}}, {{0, 0, 0, 0}, {}}}) {
+           {{1, 0, 1, 0}, {2, 4, 10, 12}},
+           {{0, 1, 1, 1}, {6, 8, 10, 12, 14, 16}},
+           {{0, 0, 0, 0}, {}}}) {
     std::vector<NDArray> in = {x, Arr(mask, {4})};
     NDArrayVec out = op.Forward(in, false);
     int64_t n = static_cast<int64_t>(rows.size()) / 2;

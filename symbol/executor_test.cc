@@ -128,11 +128,26 @@ TEST(CachedOp, RandomGraphsMatchImperative) {
     for (int k = 0; k < nops; ++k) {
       int a = gen() % syms.size(), b = gen() % syms.size();
       switch (gen() % 5) {
-        case 0: syms.push_back(syms[a] + syms[b]); vals.push_back(nd::elemwise_add(vals[a], vals[b])); break;
-        case 1: syms.push_back(syms[a] * syms[b]); vals.push_back(nd::elemwise_mul(vals[a], vals[b])); break;
-        case 2: syms.push_back(syms[a] - syms[b]); vals.push_back(nd::elemwise_sub(vals[a], vals[b])); break;
-        case 3: syms.push_back(syms[a] * 0.5); vals.push_back(nd::mul_scalar(vals[a], 0.5)); break;
-        default: syms.push_back(-syms[a]); vals.push_back(nd::negative(vals[a])); break;
+        case 0:
+          syms.push_back(syms[a] + syms[b]);
+          vals.push_back(nd::elemwise_add(vals[a], vals[b]));
+          break;
+        case 1:
+          syms.push_back(syms[a] * syms[b]);
+          vals.push_back(nd::elemwise_mul(vals[a], vals[b]));
+          break;
+        case 2:
+          syms.push_back(syms[a] - syms[b]);
+          vals.push_back(nd::elemwise_sub(vals[a], vals[b]));
+          break;
+        case 3:
+          syms.push_back(syms[a] * 0.5);
+          vals.push_back(nd::mul_scalar(vals[a], 0.5));
+          break;
+        default:
+          syms.push_back(-syms[a]);
+          vals.push_back(nd::negative(vals[a]));
+          break;
       }
     }
     // Outputs: the last value and one random earlier value.
@@ -172,7 +187,8 @@ TEST(CachedOp, ConcurrentCallsFromThreads) {
   auto work = [&](int seed, bool* ok) {
     *ok = true;
     for (int i = 0; i < 50; ++i) {
-      NDArray x = RandomArray(Shape{8}, -1, 1, seed * 100 + i), y = RandomArray(Shape{8}, -1, 1, seed);
+      NDArray x = RandomArray(Shape{8}, -1, 1, seed * 100 + i),
+              y = RandomArray(Shape{8}, -1, 1, seed);
       *ok &= static_cast<bool>(AllClose(op(std::vector<NDArray>{x, y})[0], ExprNd(x, y), 0, 0));
     }
   };
@@ -187,9 +203,9 @@ TEST(CachedOp, ConcurrentCallsFromThreads) {
 TEST(CachedOp, MonitorSeesEveryNode) {
   CachedOp op(Expr());
   std::vector<std::string> seen;
-  op.set_monitor([&](const std::string& name, const std::string& opname, const NDArray&) {
-    seen.push_back(name + ":" + opname);
-  }, false);
+  op.set_monitor([&](const std::string& name, const std::string& opname,
+                     const NDArray&) { seen.push_back(name + ":" + opname); },
+                 false);
   NameManager::Reset();
   op(std::vector<NDArray>{NDArray::Full(Shape{2}, 1.0), NDArray::Full(Shape{2}, 2.0)});
   EXPECT_EQ(seen.size(), 5u);

@@ -48,13 +48,16 @@ void InferShapes(const IndexedGraph& g, std::vector<Shape>* shapes) {
       if (n.is_variable()) return;
       ShapeVec in, out;
       for (const auto& e : n.inputs) in.push_back(es[g.EntryId(e)]);
-      for (int k = 0; k < n.num_outputs(); ++k) out.push_back(es[g.EntryId(static_cast<int>(i), k)]);
+      for (int k = 0; k < n.num_outputs(); ++k)
+        out.push_back(es[g.EntryId(static_cast<int>(i), k)]);
       try {
-        if (n.op->infer_shape) n.op->infer_shape(n.attrs, &in, &out);
-        else ElemwiseShape(n.attrs, &in, &out);
+        if (n.op->infer_shape)
+          n.op->infer_shape(n.attrs, &in, &out);
+        else
+          ElemwiseShape(n.attrs, &in, &out);
       } catch (const Error& e) {
-        MX_THROW(absl::StatusCode::kInvalidArgument, "shape inference failed at ", NodeDesc(n), ": ",
-                 e.what());
+        MX_THROW(absl::StatusCode::kInvalidArgument, "shape inference failed at ", NodeDesc(n),
+                 ": ", e.what());
       }
       for (size_t k = 0; k < n.inputs.size(); ++k) {
         Shape& dst = es[g.EntryId(n.inputs[k])];
@@ -93,10 +96,13 @@ void InferTypes(const IndexedGraph& g, std::vector<int>* types) {
       if (n.is_variable()) continue;
       DTypeVec in, out;
       for (const auto& e : n.inputs) in.push_back(et[g.EntryId(e)]);
-      for (int k = 0; k < n.num_outputs(); ++k) out.push_back(et[g.EntryId(static_cast<int>(i), k)]);
+      for (int k = 0; k < n.num_outputs(); ++k)
+        out.push_back(et[g.EntryId(static_cast<int>(i), k)]);
       try {
-        if (n.op->infer_type) n.op->infer_type(n.attrs, &in, &out);
-        else ElemwiseType(n.attrs, &in, &out);
+        if (n.op->infer_type)
+          n.op->infer_type(n.attrs, &in, &out);
+        else
+          ElemwiseType(n.attrs, &in, &out);
       } catch (const Error& e) {
         MX_THROW(absl::StatusCode::kInvalidArgument, "type inference failed at ", NodeDesc(n), ": ",
                  e.what());
@@ -135,8 +141,9 @@ std::vector<Shape> SeedShapes(const IndexedGraph& g, const std::map<std::string,
     for (const auto& [name, _] : known) {
       bool found = false;
       for (int v : g.input_nodes) found |= g.nodes[v]->name == name;
-      if (!found) MX_THROW(absl::StatusCode::kInvalidArgument, "infer_shape: the graph has no input named '",
-                           name, "'");
+      if (!found)
+        MX_THROW(absl::StatusCode::kInvalidArgument, "infer_shape: the graph has no input named '",
+                 name, "'");
     }
   }
   return es;

@@ -15,11 +15,11 @@ struct IndexedGraph {
 
   std::vector<std::shared_ptr<Node>> nodes;  // DFS post-order
   std::unordered_map<const Node*, int> node_id;
-  std::vector<int> entry_start;              // entry id of (node n, output k) = entry_start[n] + k
+  std::vector<int> entry_start;  // entry id of (node n, output k) = entry_start[n] + k
   int num_entries = 0;
-  std::vector<int> input_nodes;              // variables, DFS order (args and aux)
-  std::vector<bool> is_aux;                  // per node: variable mutated by an op
-  std::vector<int> outputs;                  // entry ids of the symbol's outputs
+  std::vector<int> input_nodes;  // variables, DFS order (args and aux)
+  std::vector<bool> is_aux;      // per node: variable mutated by an op
+  std::vector<int> outputs;      // entry ids of the symbol's outputs
 
   int EntryId(const NodeEntry& e) const { return entry_start[node_id.at(e.node.get())] + e.index; }
   int EntryId(int node, int index) const { return entry_start[node] + index; }

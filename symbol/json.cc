@@ -23,8 +23,8 @@ bool IsHiddenKey(const std::string& k) {
   return k.size() > 4 && StartsWith(k, "__") && EndsWith(k, "__");
 }
 
-const char* kHiddenKeys[] = {"ctx_group", "lr_mult", "wd_mult", "force_mirroring", "mirror_stage",
-                             "profiler_scope"};
+const char* kHiddenKeys[] = {"ctx_group",       "lr_mult",      "wd_mult",
+                             "force_mirroring", "mirror_stage", "profiler_scope"};
 
 absl::Status Bad(std::string_view msg) {
   return absl::InvalidArgumentError(StrCat("symbol JSON: ", msg));
@@ -106,14 +106,17 @@ absl::StatusOr<Symbol> ParseGraph(const Json& j, int version, bool np_shape, int
                             ", which is not an earlier node (bad reference or cycle)"));
         if (idx < 0 || idx >= file_nodes[src]->num_outputs())
           return Bad(StrCat(where, ": input refers to output ", idx, " of node ", src, " ('",
-                            file_nodes[src]->name, "'), which has ", file_nodes[src]->num_outputs(), " outputs"));
-        n->inputs.push_back(NodeEntry{file_nodes[src], static_cast<int>(idx),
-                                      in.size() == 3 && in[2].is_number_integer() ? in[2].get<int>() : 0});
+                            file_nodes[src]->name, "'), which has ", file_nodes[src]->num_outputs(),
+                            " outputs"));
+        n->inputs.push_back(
+            NodeEntry{file_nodes[src], static_cast<int>(idx),
+                      in.size() == 3 && in[2].is_number_integer() ? in[2].get<int>() : 0});
       }
     }
     if (x.contains("control_deps") && x["control_deps"].is_array()) {
       for (const Json& d : x["control_deps"]) {
-        if (!d.is_number_integer() || d.get<int64_t>() < 0 || d.get<int64_t>() >= static_cast<int64_t>(i))
+        if (!d.is_number_integer() || d.get<int64_t>() < 0 ||
+            d.get<int64_t>() >= static_cast<int64_t>(i))
           return Bad(StrCat(where, ": bad control dependency"));
         n->control_deps.push_back(file_nodes[d.get<int64_t>()]);
       }
@@ -134,7 +137,9 @@ absl::StatusOr<Symbol> ParseGraph(const Json& j, int version, bool np_shape, int
       continue;
     }
     const Op* op = FindOp(opname);
-    if (!op) return absl::NotFoundError(StrCat("symbol JSON: ", where, ": unknown operator '", opname, "'"));
+    if (!op)
+      return absl::NotFoundError(
+          StrCat("symbol JSON: ", where, ": unknown operator '", opname, "'"));
     n->op = op;
     AttrDict params;
     std::vector<std::pair<std::string, std::string>> arg_hidden;  // <arg>_lr_mult -> variable
@@ -155,7 +160,8 @@ absl::StatusOr<Symbol> ParseGraph(const Json& j, int version, bool np_shape, int
         }
       }
       if (moved) continue;
-      if (version < 905 && (op->name == "argmax" || op->name == "argmin") && k == "axis" && v == "-1")
+      if (version < 905 && (op->name == "argmax" || op->name == "argmin") && k == "axis" &&
+          v == "-1")
         continue;  // §2.4 step 5
       params[k] = v;
     }
@@ -165,7 +171,8 @@ absl::StatusOr<Symbol> ParseGraph(const Json& j, int version, bool np_shape, int
     // Subgraphs first: the input count of the fused _sg_* ops depends on them.
     if (!subgraphs.empty() || (IsControlFlowOp(*op) && !StartsWith(op->name, "_backward"))) {
       absl::Status as = AttachSubgraphs(n.get(), std::move(subgraphs));
-      if (!as.ok()) return absl::Status(as.code(), StrCat("symbol JSON: ", where, ": ", as.message()));
+      if (!as.ok())
+        return absl::Status(as.code(), StrCat("symbol JSON: ", where, ": ", as.message()));
     }
     int nin = op->NumInputs(n->attrs);
     std::vector<std::string> in_names = op->InputNames(n->attrs);
@@ -222,7 +229,8 @@ Json GraphToJson(const Symbol& s, bool top) {
   std::vector<std::shared_ptr<Node>> nodes = s.TopoNodes();
   std::unordered_map<Node*, int> id;
   for (size_t i = 0; i < nodes.size(); ++i) id[nodes[i].get()] = static_cast<int>(i);
-  Json jn = Json::array(), arg_nodes = Json::array(), row_ptr = Json::array(), heads = Json::array();
+  Json jn = Json::array(), arg_nodes = Json::array(), row_ptr = Json::array(),
+       heads = Json::array();
   int row = 0;
   row_ptr.push_back(0);
   for (size_t i = 0; i < nodes.size(); ++i) {
@@ -235,7 +243,8 @@ Json GraphToJson(const Symbol& s, bool top) {
     for (const auto& [k, v] : n.user_attrs) attrs[k] = k == "__shape__" ? ShapeToLegacy(v) : v;
     if (!attrs.empty()) x["attrs"] = attrs;
     Json in = Json::array();
-    for (const auto& e : n.inputs) in.push_back(Json::array({id.at(e.node.get()), e.index, e.version}));
+    for (const auto& e : n.inputs)
+      in.push_back(Json::array({id.at(e.node.get()), e.index, e.version}));
     x["inputs"] = in;
     if (!n.control_deps.empty()) {
       Json d = Json::array();
@@ -272,8 +281,8 @@ absl::StatusOr<Symbol> Symbol::fromjson(std::string_view text) {
   bool np_shape = false;
   if (j.contains("attrs") && j["attrs"].is_object()) {
     const Json& a = j["attrs"];
-    if (a.contains("mxnet_version") && a["mxnet_version"].is_array() && a["mxnet_version"].size() == 2 &&
-        a["mxnet_version"][1].is_number_integer())
+    if (a.contains("mxnet_version") && a["mxnet_version"].is_array() &&
+        a["mxnet_version"].size() == 2 && a["mxnet_version"][1].is_number_integer())
       version = a["mxnet_version"][1].get<int>();
     if (a.contains("is_np_shape") && a["is_np_shape"].is_array() && a["is_np_shape"].size() == 2)
       np_shape = a["is_np_shape"][1] == 1;

@@ -33,8 +33,8 @@
 // Errors (kInvalidArgument): a node without exactly one subgraph, or whose input count differs
 // from its subgraph's (plus the min/max inputs), or a subgraph with other than one output.
 #include <algorithm>
-#include <memory>
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <type_traits>
 
@@ -58,8 +58,7 @@ struct SgConvParam {
     d.field("with_sum", &SgConvParam::with_sum).describe("Sum fused.");
     d.field("with_postsum_act", &SgConvParam::with_postsum_act)
         .describe("Activation after the sum fused.");
-    d.field("dedup_sum", &SgConvParam::dedup_sum)
-        .describe("The sum operand is the data input.");
+    d.field("dedup_sum", &SgConvParam::dedup_sum).describe("The sum operand is the data input.");
     d.field("quantized", &SgConvParam::quantized).describe("int8 node.");
     d.field("min_calib_range", &SgConvParam::min_calib_range)
         .describe("Calibrated output minimum (quantized).");
@@ -78,8 +77,7 @@ struct SgFCParam {
     d.field("quantized", &SgFCParam::quantized).describe("int8 node.");
     d.field("enable_float_output", &SgFCParam::enable_float_output)
         .describe("Quantized node with a float output.");
-    d.field("with_eltwise", &SgFCParam::with_eltwise)
-        .describe("Elementwise activation fused.");
+    d.field("with_eltwise", &SgFCParam::with_eltwise).describe("Elementwise activation fused.");
     d.field("channel_wise_quantize", &SgFCParam::channel_wise_quantize)
         .describe("Per-channel weight scales (quantized).");
     d.field("min_calib_range", &SgFCParam::min_calib_range)
@@ -289,7 +287,7 @@ void SubgraphForward(const OpContext&, const OpAttrs& a, std::span<const NDArray
   const std::vector<int> quant = QuantizedInputs(p, nin);
   for (size_t j = 0; j < quant.size(); ++j)
     x[quant[j]] = Invoke("_contrib_dequantize", std::vector<NDArray>{in[quant[j]], in[nin + 2 * j],
-                                                                  in[nin + 2 * j + 1]})[0];
+                                                                     in[nin + 2 * j + 1]})[0];
   // Inference mode always: the fused ops exist for inference (BatchNorm's moving statistics).
   NDArrayVec y = RuntimeOf(s).Forward(x, /*is_train=*/false);
   if (FloatOutput(p)) {
@@ -320,23 +318,23 @@ absl::Status Attach(Node* n, std::vector<Symbol> graphs) {
     if (std::is_same_v<P, SgSelfAttParam>)
       return unsupported("quantized=True is not supported for the attention ops");
     if (!FloatOutput(p) && !(p.min_calib_range && p.max_calib_range))
-      return unsupported("quantized=True without min/max_calib_range (int32 output) is not "
-                         "supported");
+      return unsupported(
+          "quantized=True without min/max_calib_range (int32 output) is not "
+          "supported");
     if constexpr (std::is_same_v<P, SgFCParam>)
       if (p.channel_wise_quantize)
         return unsupported("channel_wise_quantize=True is not supported");
     if constexpr (std::is_same_v<P, SgConvParam>)
       if (p.dedup_sum) return unsupported("quantized dedup_sum=True is not supported");
   }
-  if (graphs.size() != 1)
-    return bad(StrCat("needs exactly 1 subgraph, got ", graphs.size()));
+  if (graphs.size() != 1) return bad(StrCat("needs exactly 1 subgraph, got ", graphs.size()));
   const size_t nin = graphs[0].list_inputs().size();
   if (graphs[0].num_outputs() != 1)
     return bad(StrCat("the subgraph has ", graphs[0].num_outputs(), " outputs, expected 1"));
   const size_t want = nin + 2 * QuantizedInputs(p, static_cast<int>(nin)).size();
   if (n->inputs.size() != want)
-    return bad(StrCat("the node has ", n->inputs.size(), " inputs but its subgraph has ", nin,
-                      " (", StrJoin(graphs[0].list_inputs(), ", "), ")",
+    return bad(StrCat("the node has ", n->inputs.size(), " inputs but its subgraph has ", nin, " (",
+                      StrJoin(graphs[0].list_inputs(), ", "), ")",
                       want != nin ? StrCat(" plus ", want - nin, " min/max inputs") : ""));
   auto s = std::make_shared<Subgraphs>();
   s->input_names.push_back(graphs[0].list_inputs());

@@ -163,8 +163,8 @@ TEST(SgOps, QuantizedMatchesMxnet) {
   // 0.0296 (MXNet's own int8 - float error: 0.0143, 0.0166). Per fused node (checked in Python
   // against MXNet's internals), our int8 outputs are within 1-2 quantization steps of MXNet's
   // (mean |diff| 0.1 step): the difference is oneDNN's per-channel int8 weight rounding.
-  for (auto [name, bound] : {std::pair{"quantized_conv_bn_relu", 0.02f},
-                             std::pair{"quantized_conv_add_relu", 0.04f}}) {
+  for (auto [name, bound] :
+       {std::pair{"quantized_conv_bn_relu", 0.02f}, std::pair{"quantized_conv_add_relu", 0.04f}}) {
     Export e = Load(name);
     NDArray got = RunCached(e.graph, e);
     const float vs_mx = MaxDiff(got, *e.io.find("output"));

@@ -43,11 +43,16 @@ std::string OpNameHint(const Op& op) {
   // MXNet names nodes after the lowercased function that created them; the front-end operators
   // (x + y, x + 2) call these aliases.
   static const std::unordered_map<std::string, std::string> kAliasHints = {
-      {"elemwise_add", "_plus"},          {"elemwise_sub", "_minus"},
-      {"elemwise_mul", "_mul"},           {"elemwise_div", "_div"},
-      {"_plus_scalar", "_plusscalar"},    {"_minus_scalar", "_minusscalar"},
-      {"_rminus_scalar", "_rminusscalar"}, {"_mul_scalar", "_mulscalar"},
-      {"_div_scalar", "_divscalar"},      {"_rdiv_scalar", "_rdivscalar"},
+      {"elemwise_add", "_plus"},
+      {"elemwise_sub", "_minus"},
+      {"elemwise_mul", "_mul"},
+      {"elemwise_div", "_div"},
+      {"_plus_scalar", "_plusscalar"},
+      {"_minus_scalar", "_minusscalar"},
+      {"_rminus_scalar", "_rminusscalar"},
+      {"_mul_scalar", "_mulscalar"},
+      {"_div_scalar", "_divscalar"},
+      {"_rdiv_scalar", "_rdivscalar"},
   };
   if (auto it = kAliasHints.find(op.name); it != kAliasHints.end()) return it->second;
   return AsciiToLower(op.name);
@@ -55,7 +60,8 @@ std::string OpNameHint(const Op& op) {
 
 // ---- Construction. ----
 Symbol Symbol::Variable(const std::string& name, const VarOptions& o) {
-  if (name.empty()) MX_THROW(absl::StatusCode::kInvalidArgument, "Variable: the name must not be empty");
+  if (name.empty())
+    MX_THROW(absl::StatusCode::kInvalidArgument, "Variable: the name must not be empty");
   auto n = std::make_shared<Node>();
   n->name = name;
   n->user_attrs = o.attrs;
@@ -212,8 +218,8 @@ Symbol Symbol::operator[](std::string_view output_name) const {
   std::vector<std::string> names = list_outputs();
   for (size_t i = 0; i < names.size(); ++i)
     if (names[i] == output_name) return (*this)[i];
-  MX_THROW(absl::StatusCode::kNotFound, "Symbol: no output named '", output_name, "' (outputs: ",
-           StrJoin(names, ", "), ")");
+  MX_THROW(absl::StatusCode::kNotFound, "Symbol: no output named '", output_name,
+           "' (outputs: ", StrJoin(names, ", "), ")");
 }
 
 Symbol Symbol::get_internals() const {
@@ -285,12 +291,14 @@ Symbol CopyGraph(const Symbol& s, const std::map<std::string, Symbol>* subs) {
   if (subs)
     for (const auto& [name, _] : *subs)
       if (!used.count(name))
-        MX_THROW(absl::StatusCode::kInvalidArgument, "compose: the graph has no input named '", name,
-                 "' (inputs: ", StrJoin(s.list_inputs(), ", "), ")");
+        MX_THROW(absl::StatusCode::kInvalidArgument, "compose: the graph has no input named '",
+                 name, "' (inputs: ", StrJoin(s.list_inputs(), ", "), ")");
   std::vector<NodeEntry> outs;
   for (const auto& e : s.outputs()) {
-    if (auto r = replaced.find(e.node.get()); r != replaced.end()) outs.push_back(r->second);
-    else outs.push_back(NodeEntry{map.at(e.node.get()), e.index, e.version});
+    if (auto r = replaced.find(e.node.get()); r != replaced.end())
+      outs.push_back(r->second);
+    else
+      outs.push_back(NodeEntry{map.at(e.node.get()), e.index, e.version});
   }
   return Symbol(outs);
 }

@@ -28,9 +28,9 @@ struct NodeEntry {
 struct Node {
   const Op* op = nullptr;
   std::string name;
-  OpAttrs attrs;          // parsed operator attributes (ops only)
-  AttrDict params;        // the operator attributes in string form as given (JSON writes these)
-  AttrDict user_attrs;    // hidden/user attributes: __shape__, __dtype__, __lr_mult__, __init__, ...
+  OpAttrs attrs;        // parsed operator attributes (ops only)
+  AttrDict params;      // the operator attributes in string form as given (JSON writes these)
+  AttrDict user_attrs;  // hidden/user attributes: __shape__, __dtype__, __lr_mult__, __init__, ...
   std::vector<NodeEntry> inputs;
   std::vector<std::shared_ptr<Node>> control_deps;
 
@@ -44,8 +44,8 @@ struct VarOptions {
   std::optional<Shape> shape;  // written as __shape__ (unknown dims -1)
   std::optional<DType> dtype;  // __dtype__
   std::optional<double> lr_mult, wd_mult;
-  std::string init;            // __init__ (initializer name or its JSON dump)
-  AttrDict attrs;              // further user attributes
+  std::string init;  // __init__ (initializer name or its JSON dump)
+  AttrDict attrs;    // further user attributes
 };
 
 // Shapes/types of a graph's arguments, outputs and auxiliary states (infer_shape's result).

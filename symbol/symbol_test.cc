@@ -51,7 +51,8 @@ TEST_F(SymbolTest, GroupInternalsAndOutputLookup) {
 }
 
 TEST_F(SymbolTest, VariablesCarryHiddenAttributes) {
-  Symbol w = var("w", {.shape = Shape{3, -1}, .dtype = DType::kFloat16, .lr_mult = 2.0, .init = "zeros"});
+  Symbol w =
+      var("w", {.shape = Shape{3, -1}, .dtype = DType::kFloat16, .lr_mult = 2.0, .init = "zeros"});
   EXPECT_EQ(*w.attr("__shape__"), "(3, -1)");
   EXPECT_EQ(*w.attr("__dtype__"), "2");
   EXPECT_EQ(*w.attr("__lr_mult__"), "2.0");
@@ -138,8 +139,9 @@ TEST_F(SymbolTest, MalformedJsonErrorsNameTheNode) {
   check(R"({"nodes": [{"op": "null", "name": "x", "inputs": []},
             {"op": "negative", "name": "n", "inputs": [[5, 0, 0]]}], "heads": [[1, 0, 0]]})",
         "node 1 ('n'): input refers to node 5");
-  check(R"({"nodes": [{"op": "negative", "name": "self", "inputs": [[0, 0, 0]]}], "heads": [[0, 0, 0]]})",
-        "cycle");
+  check(
+      R"({"nodes": [{"op": "negative", "name": "self", "inputs": [[0, 0, 0]]}], "heads": [[0, 0, 0]]})",
+      "cycle");
   check(R"({"nodes": [{"op": "null", "name": "x", "inputs": []},
             {"op": "Frobnicate", "name": "f", "inputs": [[0, 0, 0]]}], "heads": [[1, 0, 0]]})",
         "unknown operator 'Frobnicate'");

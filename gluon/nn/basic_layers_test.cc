@@ -98,7 +98,8 @@ TEST(Model, ImportsMxnetExport) {
 // under autograd; its parameters are ordinary trainable Parameters.
 TEST(SymbolBlock, RealCifarResnet20MatchesMxnet) {
   std::string dir;
-  for (const char* base : std::initializer_list<const char*>{std::getenv("MXNET_SHARED_DIR"), "/work/shared"}) {
+  for (const char* base :
+       std::initializer_list<const char*>{std::getenv("MXNET_SHARED_DIR"), "/work/shared"}) {
     if (!base) continue;
     std::ifstream probe(std::string(base) + "/data/models/cifar_resnet20_v1-symbol.json");
     if (probe.good()) {
@@ -123,7 +124,9 @@ TEST(SymbolBlock, RealCifarResnet20MatchesMxnet) {
     y = (**block)(in->arrays[0]);
   }
   y.backward();
-  EXPECT_GT(nd::sum(nd::abs((*block)->collect_params().get("cifarresnetv10_dense0_weight")->grad())).asscalar<float>(), 0);
+  EXPECT_GT(nd::sum(nd::abs((*block)->collect_params().get("cifarresnetv10_dense0_weight")->grad()))
+                .asscalar<float>(),
+            0);
   EXPECT_EQ(w.shape(), Shape({10, 64}));
 }
 

@@ -332,7 +332,8 @@ struct BroadcastLikeParam {
   template <class D>
   static void Declare(D& d) {
     d.field("lhs_axes", &BroadcastLikeParam::lhs_axes)
-        .describe("Axes of lhs to broadcast (negative counts from the end); None: all of rhs's shape.");
+        .describe(
+            "Axes of lhs to broadcast (negative counts from the end); None: all of rhs's shape.");
     d.field("rhs_axes", &BroadcastLikeParam::rhs_axes)
         .describe("Axes of rhs whose sizes lhs_axes take, pairwise.");
   }
@@ -344,20 +345,23 @@ Shape BroadcastLikeAxesShape(const BroadcastLikeParam& p, const Shape& lhs, cons
   MX_REQUIRE(p.lhs_axes.has_value() && p.rhs_axes.has_value(), absl::StatusCode::kInvalidArgument,
              "broadcast_like: lhs_axes and rhs_axes must be given together");
   MX_REQUIRE(p.lhs_axes->ndim() == p.rhs_axes->ndim(), absl::StatusCode::kInvalidArgument,
-             "broadcast_like: lhs_axes ", p.lhs_axes->ToString(), " and rhs_axes ", p.rhs_axes->ToString(),
-             " must have the same length");
+             "broadcast_like: lhs_axes ", p.lhs_axes->ToString(), " and rhs_axes ",
+             p.rhs_axes->ToString(), " must have the same length");
   Shape out = lhs;
   for (int i = 0; i < p.lhs_axes->ndim(); ++i) {
     int64_t a = (*p.lhs_axes)[i], r = (*p.rhs_axes)[i];
     if (a < 0) a += lhs.ndim();
     if (r < 0) r += rhs.ndim();
-    MX_REQUIRE(a >= 0 && a < lhs.ndim(), absl::StatusCode::kInvalidArgument, "broadcast_like: lhs_axes entry ",
-               (*p.lhs_axes)[i], " is out of range for lhs of shape ", lhs.ToString());
-    MX_REQUIRE(r >= 0 && r < rhs.ndim(), absl::StatusCode::kInvalidArgument, "broadcast_like: rhs_axes entry ",
-               (*p.rhs_axes)[i], " is out of range for rhs of shape ", rhs.ToString());
-    MX_REQUIRE(lhs[a] == 1 || lhs[a] == rhs[r] || lhs[a] < 0 || rhs[r] < 0, absl::StatusCode::kInvalidArgument,
-               "broadcast_like: axis ", a, " of lhs ", lhs.ToString(), " (size ", lhs[a],
-               ") cannot be broadcast to axis ", r, " of rhs ", rhs.ToString(), " (size ", rhs[r], ")");
+    MX_REQUIRE(a >= 0 && a < lhs.ndim(), absl::StatusCode::kInvalidArgument,
+               "broadcast_like: lhs_axes entry ", (*p.lhs_axes)[i],
+               " is out of range for lhs of shape ", lhs.ToString());
+    MX_REQUIRE(r >= 0 && r < rhs.ndim(), absl::StatusCode::kInvalidArgument,
+               "broadcast_like: rhs_axes entry ", (*p.rhs_axes)[i],
+               " is out of range for rhs of shape ", rhs.ToString());
+    MX_REQUIRE(lhs[a] == 1 || lhs[a] == rhs[r] || lhs[a] < 0 || rhs[r] < 0,
+               absl::StatusCode::kInvalidArgument, "broadcast_like: axis ", a, " of lhs ",
+               lhs.ToString(), " (size ", lhs[a], ") cannot be broadcast to axis ", r, " of rhs ",
+               rhs.ToString(), " (size ", rhs[r], ")");
     out[a] = rhs[r];
   }
   return out;
@@ -389,8 +393,9 @@ MX_REGISTER_OP(broadcast_like)
         true, false);
 
 // Gradient of broadcast_to / broadcast_axis: the output gradient summed back to the input's shape.
-std::vector<GradValue> BroadcastGradient(GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
-                                         std::span<const GradValue>, std::span<const GradValue> og) {
+std::vector<GradValue> BroadcastGradient(GradBuilder& b, const OpAttrs&,
+                                         std::span<const GradValue> in, std::span<const GradValue>,
+                                         std::span<const GradValue> og) {
   return {b.SumLike(og[0], in[0])};
 }
 
@@ -411,8 +416,9 @@ MX_REGISTER_OP(broadcast_to)
       const Shape& want = attrs.get<BroadcastToParam>().shape;
       const Shape& x = (*in)[0];
       if (!x.ndim_known()) return;
-      MX_REQUIRE(x.ndim() == want.ndim(), absl::StatusCode::kInvalidArgument, "broadcast_to: input of shape ",
-                 x.ToString(), " and shape=", want.ToString(), " must have the same rank");
+      MX_REQUIRE(x.ndim() == want.ndim(), absl::StatusCode::kInvalidArgument,
+                 "broadcast_to: input of shape ", x.ToString(), " and shape=", want.ToString(),
+                 " must have the same rank");
       Shape o = want;
       for (int i = 0; i < o.ndim(); ++i) {
         if (o[i] == 0) o[i] = x[i];
@@ -443,17 +449,20 @@ MX_REGISTER_OP(broadcast_axis)
       const auto& p = attrs.get<BroadcastAxesParam>();
       const Shape& x = (*in)[0];
       if (!x.ndim_known()) return;
-      MX_REQUIRE(p.axis.ndim() == p.size.ndim(), absl::StatusCode::kInvalidArgument, "broadcast_axis: axis ",
-                 p.axis.ToString(), " and size ", p.size.ToString(), " must have the same length");
+      MX_REQUIRE(p.axis.ndim() == p.size.ndim(), absl::StatusCode::kInvalidArgument,
+                 "broadcast_axis: axis ", p.axis.ToString(), " and size ", p.size.ToString(),
+                 " must have the same length");
       Shape o = x;
       for (int i = 0; i < p.axis.ndim(); ++i) {
         int64_t a = p.axis[i] < 0 ? p.axis[i] + x.ndim() : p.axis[i];
-        MX_REQUIRE(a >= 0 && a < x.ndim(), absl::StatusCode::kInvalidArgument, "broadcast_axis: axis ",
-                   p.axis[i], " is out of range for an input of shape ", x.ToString());
-        MX_REQUIRE(x[a] < 0 || x[a] == 1, absl::StatusCode::kInvalidArgument, "broadcast_axis: axis ", a,
-                   " of the input ", x.ToString(), " must have size 1, got ", x[a]);
-        MX_REQUIRE(p.size[i] >= 1, absl::StatusCode::kInvalidArgument, "broadcast_axis: size ", p.size[i],
-                   " must be positive");
+        MX_REQUIRE(a >= 0 && a < x.ndim(), absl::StatusCode::kInvalidArgument,
+                   "broadcast_axis: axis ", p.axis[i], " is out of range for an input of shape ",
+                   x.ToString());
+        MX_REQUIRE(x[a] < 0 || x[a] == 1, absl::StatusCode::kInvalidArgument,
+                   "broadcast_axis: axis ", a, " of the input ", x.ToString(),
+                   " must have size 1, got ", x[a]);
+        MX_REQUIRE(p.size[i] >= 1, absl::StatusCode::kInvalidArgument, "broadcast_axis: size ",
+                   p.size[i], " must be positive");
         o[a] = p.size[i];
       }
       (*out)[0] = o;
@@ -516,9 +525,7 @@ void SumLikeTyped(const T* x, T* y, const Shape& big, const Shape& small) {
   bool any_reduced = false;
   for (bool r : d.reduced) any_reduced |= r;
   if (!any_reduced) {  // same size: a copy
-    ParallelForRange(n, 1 << 16, [&](int64_t b, int64_t e) {
-      std::copy(x + b, x + e, y + b);
-    });
+    ParallelForRange(n, 1 << 16, [&](int64_t b, int64_t e) { std::copy(x + b, x + e, y + b); });
     return;
   }
   const size_t m = d.size.size();
@@ -570,19 +577,20 @@ void SumLikeTyped(const T* x, T* y, const Shape& big, const Shape& small) {
   constexpr int64_t kBlock = 512;
   const int64_t blocks = (inner + kBlock - 1) / kBlock;
   int64_t work = std::max<int64_t>(1, static_cast<int64_t>(red.size()) * std::min(inner, kBlock));
-  ParallelForRange(rows * blocks, std::max<int64_t>(1, (1 << 14) / work), [&](int64_t b, int64_t e) {
-    A acc[kBlock];
-    for (int64_t t = b; t < e; ++t) {
-      int64_t row = t / blocks, j0 = (t % blocks) * kBlock, len = std::min(kBlock, inner - j0);
-      std::fill(acc, acc + len, A(0));
-      for (int64_t r : red) {
-        const T* p = x + kept[row] + r + j0;
-        for (int64_t j = 0; j < len; ++j) acc[j] += load(p[j]);
-      }
-      T* q = y + row * inner + j0;
-      for (int64_t j = 0; j < len; ++j) q[j] = store(acc[j]);
-    }
-  });
+  ParallelForRange(
+      rows * blocks, std::max<int64_t>(1, (1 << 14) / work), [&](int64_t b, int64_t e) {
+        A acc[kBlock];
+        for (int64_t t = b; t < e; ++t) {
+          int64_t row = t / blocks, j0 = (t % blocks) * kBlock, len = std::min(kBlock, inner - j0);
+          std::fill(acc, acc + len, A(0));
+          for (int64_t r : red) {
+            const T* p = x + kept[row] + r + j0;
+            for (int64_t j = 0; j < len; ++j) acc[j] += load(p[j]);
+          }
+          T* q = y + row * inner + j0;
+          for (int64_t j = 0; j < len; ++j) q[j] = store(acc[j]);
+        }
+      });
 }
 
 void ReduceSumLikeKernel(const OpContext&, const OpAttrs&, std::span<const NDArray> in,
@@ -663,11 +671,15 @@ NDArray broadcast_to(const NDArray& x, const Shape& shape) {
 }
 NDArray broadcast_axis(const NDArray& x, const Shape& axis, const Shape& size) {
   const Op& op = MX_ND_OP(broadcast_axis);
-  return Call(op, OpAttrs::Parse(op, {{"axis", axis.ToString()}, {"size", size.ToString()}}), {x})[0];
+  return Call(op, OpAttrs::Parse(op, {{"axis", axis.ToString()}, {"size", size.ToString()}}),
+              {x})[0];
 }
-NDArray broadcast_like(const NDArray& lhs, const NDArray& rhs, const Shape& lhs_axes, const Shape& rhs_axes) {
+NDArray broadcast_like(const NDArray& lhs, const NDArray& rhs, const Shape& lhs_axes,
+                       const Shape& rhs_axes) {
   const Op& op = MX_ND_OP(broadcast_like);
-  return Call(op, OpAttrs::Parse(op, {{"lhs_axes", lhs_axes.ToString()}, {"rhs_axes", rhs_axes.ToString()}}),
-              {lhs, rhs})[0];
+  return Call(
+      op,
+      OpAttrs::Parse(op, {{"lhs_axes", lhs_axes.ToString()}, {"rhs_axes", rhs_axes.ToString()}}),
+      {lhs, rhs})[0];
 }
 }  // namespace mxnet::nd

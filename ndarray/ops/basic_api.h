@@ -69,7 +69,8 @@ inline NDArray broadcast_like(const NDArray& lhs, const NDArray& rhs) {
 // Broadcasts only lhs's axes lhs_axes (each of size 1) to the sizes of rhs's axes rhs_axes,
 // pairwise; negative axes count from the end. Output: lhs's shape with those sizes replaced.
 // Errors: lengths differ, an axis out of range, a non-1 lhs size that differs.
-NDArray broadcast_like(const NDArray& lhs, const NDArray& rhs, const Shape& lhs_axes, const Shape& rhs_axes);
+NDArray broadcast_like(const NDArray& lhs, const NDArray& rhs, const Shape& lhs_axes,
+                       const Shape& rhs_axes);
 // Broadcasts x's size-1 axes to `shape` (same rank; 0 keeps x's size) (mx.nd.broadcast_to).
 // Errors: rank differs, a non-1 size that differs.
 NDArray broadcast_to(const NDArray& x, const Shape& shape);

@@ -29,7 +29,7 @@ namespace mxnet::nd {
 
 // ---- Unary math (mx.nd.<name>); output has the input's shape and dtype. ----
 NDArray exp(const NDArray& x);
-NDArray log(const NDArray& x);    // NaN for x < 0, -inf at 0
+NDArray log(const NDArray& x);  // NaN for x < 0, -inf at 0
 NDArray log2(const NDArray& x);
 NDArray log10(const NDArray& x);
 NDArray log1p(const NDArray& x);  // log(1 + x)
@@ -41,7 +41,7 @@ NDArray rcbrt(const NDArray& x);  // 1 / cbrt(x)
 NDArray square(const NDArray& x);
 NDArray reciprocal(const NDArray& x);  // 1 / x; integers: truncated, 1/0 = 0
 NDArray abs(const NDArray& x);
-NDArray sign(const NDArray& x);   // -1, 0, 1 (0 for NaN); zero gradient
+NDArray sign(const NDArray& x);  // -1, 0, 1 (0 for NaN); zero gradient
 // Rounding (zero gradients): floor, ceil, round (halves away from zero), rint (MXNet's: halves
 // to the lower integer, 1.5 -> 1, -0.5 -> -1), fix and trunc (toward zero).
 NDArray floor(const NDArray& x);

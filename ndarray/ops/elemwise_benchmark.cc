@@ -7,9 +7,9 @@
 
 #include <benchmark/benchmark.h>
 
+#include "ndarray/op.h"
 #include "ndarray/ops/elemwise_api.h"
 #include "ndarray/ops/elemwise_util.h"
-#include "ndarray/op.h"
 
 namespace mxnet {
 namespace {
@@ -87,11 +87,13 @@ const std::vector<Spec>& Specs() {
 
 [[maybe_unused]] const int kRegistered = [] {
   for (const Spec& s : Specs()) {
-    benchmark::RegisterBenchmark(("BM_Elemwise/" + s.label + "/reference").c_str(),
-                                 [&s](benchmark::State& st) { RunKernel(st, s, Backend::kReference); })
+    benchmark::RegisterBenchmark(
+        ("BM_Elemwise/" + s.label + "/reference").c_str(),
+        [&s](benchmark::State& st) { RunKernel(st, s, Backend::kReference); })
         ->UseRealTime();
-    benchmark::RegisterBenchmark(("BM_Elemwise/" + s.label + "/optimized").c_str(),
-                                 [&s](benchmark::State& st) { RunKernel(st, s, Backend::kOptimized); })
+    benchmark::RegisterBenchmark(
+        ("BM_Elemwise/" + s.label + "/optimized").c_str(),
+        [&s](benchmark::State& st) { RunKernel(st, s, Backend::kOptimized); })
         ->UseRealTime();
   }
   return 0;
@@ -108,8 +110,9 @@ const std::vector<Spec>& Specs() {
       {"sum_like/all", "_reduce_sum_like", {}, {{1024, 1024}, {1}}},
   };
   for (const Spec& s : specs)
-    benchmark::RegisterBenchmark(("BM_Elemwise/" + s.label + "/reference").c_str(),
-                                 [&s](benchmark::State& st) { RunKernel(st, s, Backend::kReference); })
+    benchmark::RegisterBenchmark(
+        ("BM_Elemwise/" + s.label + "/reference").c_str(),
+        [&s](benchmark::State& st) { RunKernel(st, s, Backend::kReference); })
         ->UseRealTime();
   return 0;
 }();
@@ -126,11 +129,18 @@ void RunLoop(benchmark::State& state, double lo, double hi) {
   state.SetItemsProcessed(state.iterations() * kN);
 }
 [[maybe_unused]] const int kLoops = [] {
-  benchmark::RegisterBenchmark("BM_Elemwise/unary/exp/simd_loop", RunLoop<ops::ew::Exp>, -2.0, 2.0)->UseRealTime();
-  benchmark::RegisterBenchmark("BM_Elemwise/unary/log/simd_loop", RunLoop<ops::ew::Log>, 0.1, 4.0)->UseRealTime();
-  benchmark::RegisterBenchmark("BM_Elemwise/unary/tanh/simd_loop", RunLoop<ops::ew::Tanh>, -2.0, 2.0)->UseRealTime();
-  benchmark::RegisterBenchmark("BM_Elemwise/unary/sigmoid/simd_loop", RunLoop<ops::ew::Sigmoid>, -2.0, 2.0)->UseRealTime();
-  benchmark::RegisterBenchmark("BM_Elemwise/unary/sqrt/simd_loop", RunLoop<ops::ew::Sqrt>, 0.0, 4.0)->UseRealTime();
+  benchmark::RegisterBenchmark("BM_Elemwise/unary/exp/simd_loop", RunLoop<ops::ew::Exp>, -2.0, 2.0)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark("BM_Elemwise/unary/log/simd_loop", RunLoop<ops::ew::Log>, 0.1, 4.0)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark("BM_Elemwise/unary/tanh/simd_loop", RunLoop<ops::ew::Tanh>, -2.0,
+                               2.0)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark("BM_Elemwise/unary/sigmoid/simd_loop", RunLoop<ops::ew::Sigmoid>,
+                               -2.0, 2.0)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark("BM_Elemwise/unary/sqrt/simd_loop", RunLoop<ops::ew::Sqrt>, 0.0, 4.0)
+      ->UseRealTime();
   return 0;
 }();
 

@@ -9,7 +9,9 @@
 namespace mxnet::nd::np {
 namespace {
 
-NDArray Run(const Op& op, std::initializer_list<NDArray> in) { return Call(op, NoAttrs(op), in)[0]; }
+NDArray Run(const Op& op, std::initializer_list<NDArray> in) {
+  return Call(op, NoAttrs(op), in)[0];
+}
 // An integral scalar acts as a Python int (is_int), any other as a float.
 NDArray Scalar(const Op& op, const NDArray& x, double s) {
   ops::ScalarParam p;
@@ -125,7 +127,8 @@ NDArray around(const NDArray& x, int decimals) {
   return Call(op, OpAttrs::From(op, p), {x})[0];
 }
 
-NDArray nan_to_num(const NDArray& x, double nan, std::optional<double> posinf, std::optional<double> neginf) {
+NDArray nan_to_num(const NDArray& x, double nan, std::optional<double> posinf,
+                   std::optional<double> neginf) {
   const Op& op = MX_ND_OP(_npi_nan_to_num);
   ops::np::NanToNumParam p;
   p.nan = nan;

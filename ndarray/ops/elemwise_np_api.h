@@ -32,8 +32,8 @@ NDArray power(const NDArray& a, const NDArray& b);
 NDArray arctan2(const NDArray& a, const NDArray& b);  // floats
 NDArray hypot(const NDArray& a, const NDArray& b);    // floats
 NDArray copysign(const NDArray& a, const NDArray& b);
-NDArray ldexp(const NDArray& a, const NDArray& b);    // a * 2^b
-NDArray lcm(const NDArray& a, const NDArray& b);      // integers
+NDArray ldexp(const NDArray& a, const NDArray& b);  // a * 2^b
+NDArray lcm(const NDArray& a, const NDArray& b);    // integers
 NDArray bitwise_and(const NDArray& a, const NDArray& b);
 NDArray bitwise_or(const NDArray& a, const NDArray& b);
 NDArray bitwise_xor(const NDArray& a, const NDArray& b);
@@ -105,8 +105,8 @@ NDArray arctanh(const NDArray& x);
 NDArray degrees(const NDArray& x);
 NDArray radians(const NDArray& x);
 NDArray reciprocal(const NDArray& x);
-NDArray relu(const NDArray& x);     // mx.npx.relu
-NDArray sigmoid(const NDArray& x);  // mx.npx.sigmoid
+NDArray relu(const NDArray& x);         // mx.npx.relu
+NDArray sigmoid(const NDArray& x);      // mx.npx.sigmoid
 NDArray bitwise_not(const NDArray& x);  // integers and bool
 // Any dtype -> bool.
 NDArray isnan(const NDArray& x);

@@ -19,12 +19,12 @@
 namespace mxnet::ops {
 namespace {
 
-using np::BinRule;
-using np::GradIn;
-using np::ScalarRule;
 using ew::B;
 using ew::S;
 using ew::U;
+using np::BinRule;
+using np::GradIn;
+using np::ScalarRule;
 
 constexpr KernelKey kRef{DeviceType::kCPU, Backend::kReference};
 constexpr KernelKey kOpt{DeviceType::kCPU, Backend::kOptimized};
@@ -53,36 +53,37 @@ std::vector<GradValue> LdexpGrad(GradBuilder& b, const OpAttrs&, GradIn in, Grad
 }
 
 // Scalar forms: x = input (output dtype), y = output, s = scalar.
-#define MX_NP_SGRAD(NAME, EXPR)                                                                \
-  std::vector<GradValue> NAME(GradBuilder& b, const OpAttrs& attrs, GradIn in, GradIn out,     \
-                              GradIn og) {                                                     \
-    [[maybe_unused]] GradValue x = in[0], y = out[0], g = og[0];                               \
-    [[maybe_unused]] double s = attrs.get<ScalarParam>().scalar;                               \
-    return {EXPR};                                                                             \
+#define MX_NP_SGRAD(NAME, EXPR)                                                            \
+  std::vector<GradValue> NAME(GradBuilder& b, const OpAttrs& attrs, GradIn in, GradIn out, \
+                              GradIn og) {                                                 \
+    [[maybe_unused]] GradValue x = in[0], y = out[0], g = og[0];                           \
+    [[maybe_unused]] double s = attrs.get<ScalarParam>().scalar;                           \
+    return {EXPR};                                                                         \
   }
 // d/dx atan2(x, s) = s / (x^2 + s^2); d/dx atan2(s, x) = -s / (x^2 + s^2) (MXNet 1.9.1's
 // _npi_rarctan2_scalar backward gives -x / (x^2 + s^2) instead; ours is the derivative).
-MX_NP_SGRAD(Arctan2SGrad, b.MulScalar(b.Div(g, b.AddScalar(U(b, "square", x), s * s)), s))
-MX_NP_SGRAD(RArctan2SGrad, b.MulScalar(b.Div(g, b.AddScalar(U(b, "square", x), s * s)), -s))
+MX_NP_SGRAD(Arctan2SGrad, b.MulScalar(b.Div(g, b.AddScalar(U(b, "square", x), s* s)), s))
+MX_NP_SGRAD(RArctan2SGrad, b.MulScalar(b.Div(g, b.AddScalar(U(b, "square", x), s* s)), -s))
 // d/dx copysign(x, s) = 1 where x and s have the same sign (>= 0 positive), else -1.
-MX_NP_SGRAD(CopysignSGrad, b.Mul(g, S(b, "_rminus_scalar", b.MulScalar(S(b, "_greater_equal_scalar", x, 0),
-                                                                      s >= 0 ? -2 : 2),
-                                      s >= 0 ? -1 : 1)))
+MX_NP_SGRAD(CopysignSGrad,
+            b.Mul(g, S(b, "_rminus_scalar",
+                       b.MulScalar(S(b, "_greater_equal_scalar", x, 0), s >= 0 ? -2 : 2),
+                       s >= 0 ? -1 : 1)))
 MX_NP_SGRAD(LdexpSGrad, b.MulScalar(g, std::pow(2.0, s)))
 MX_NP_SGRAD(RLdexpSGrad, b.MulScalar(b.Mul(g, y), std::numbers::ln2))
 #undef MX_NP_SGRAD
 
 // ---- binary ops ----
-#define MX_NP_BINARY(NAME, FN, RULE, DOC)                                                   \
-  MX_REGISTER_OP(NAME)                                                                       \
-      .describe(DOC)                                                                         \
-      .set_num_inputs(2)                                                                     \
-      .set_input_names(std::vector<std::string>{"lhs", "rhs"})                               \
-      .set_infer_shape(ew::BroadcastBinaryShape)                                             \
-      .set_infer_type([](const OpAttrs& a, DTypeVec* in, DTypeVec* out) {                    \
-        np::BinaryType(BinRule::RULE, a, in, out);                                           \
-      })                                                                                     \
-      .set_kernel(kRef, np::BinaryKernel<FN, false>(#NAME, BinRule::RULE))                   \
+#define MX_NP_BINARY(NAME, FN, RULE, DOC)                                  \
+  MX_REGISTER_OP(NAME)                                                     \
+      .describe(DOC)                                                       \
+      .set_num_inputs(2)                                                   \
+      .set_input_names(std::vector<std::string>{"lhs", "rhs"})             \
+      .set_infer_shape(ew::BroadcastBinaryShape)                           \
+      .set_infer_type([](const OpAttrs& a, DTypeVec* in, DTypeVec* out) {  \
+        np::BinaryType(BinRule::RULE, a, in, out);                         \
+      })                                                                   \
+      .set_kernel(kRef, np::BinaryKernel<FN, false>(#NAME, BinRule::RULE)) \
       .set_kernel(kOpt, np::BinaryKernel<FN, true>(#NAME, BinRule::RULE))
 #define MX_NP_X12 set_input_names(std::vector<std::string>{"x1", "x2"})
 
@@ -98,7 +99,8 @@ MX_NP_BINARY(_npi_true_divide, ew::Div, kTrueDivide,
     .set_gradient(np::LegacyGrad("broadcast_div", true), true, true);
 MX_NP_BINARY(_npi_mod, ew::Mod, kSubMod, "lhs mod rhs, Python-style (sign of rhs; x mod 0 = 0).")
     .set_gradient(np::LegacyGrad("broadcast_mod", true), true, true);
-MX_NP_BINARY(_npi_power, ew::Power, kPromote, "lhs ^ rhs (integers computed in double and truncated).")
+MX_NP_BINARY(_npi_power, ew::Power, kPromote,
+             "lhs ^ rhs (integers computed in double and truncated).")
     .set_gradient(np::LegacyGrad("broadcast_power", true), true, true);
 MX_NP_BINARY(_npi_arctan2, np::Arctan2, kFloatSame, "atan2(x1, x2) in (-pi, pi]; floating dtypes.")
     .MX_NP_X12.set_gradient(np::OwnGrad(Arctan2Grad, true), true, true);
@@ -107,14 +109,18 @@ MX_NP_BINARY(_npi_hypot, ew::Hypot, kFloatSame, "sqrt(x1^2 + x2^2); floating dty
 MX_NP_BINARY(_npi_copysign, np::Copysign, kSame,
              "|lhs| with the sign of rhs (rhs >= 0, -0.0 included, is positive).")
     .set_gradient(np::OwnGrad(CopysignGrad, true), true, true);
-MX_NP_BINARY(_npi_ldexp, np::Ldexp, kSame, "lhs * 2^rhs (rhs may be fractional; integers truncated).")
+MX_NP_BINARY(_npi_ldexp, np::Ldexp, kSame,
+             "lhs * 2^rhs (rhs may be fractional; integers truncated).")
     .set_gradient(np::OwnGrad(LdexpGrad, true), true, true);
 MX_NP_BINARY(_npi_lcm, np::Lcm, kIntSame,
              "Least common multiple of |lhs| and |rhs| (0 if either is 0); integers or bool.")
     .set_non_differentiable();
-MX_NP_BINARY(_npi_bitwise_and, np::BitAnd, kIntSame, "lhs & rhs; integers or bool.").set_non_differentiable();
-MX_NP_BINARY(_npi_bitwise_or, np::BitOr, kIntSame, "lhs | rhs; integers or bool.").set_non_differentiable();
-MX_NP_BINARY(_npi_bitwise_xor, np::BitXor, kIntSame, "lhs ^ rhs; integers or bool.").set_non_differentiable();
+MX_NP_BINARY(_npi_bitwise_and, np::BitAnd, kIntSame, "lhs & rhs; integers or bool.")
+    .set_non_differentiable();
+MX_NP_BINARY(_npi_bitwise_or, np::BitOr, kIntSame, "lhs | rhs; integers or bool.")
+    .set_non_differentiable();
+MX_NP_BINARY(_npi_bitwise_xor, np::BitXor, kIntSame, "lhs ^ rhs; integers or bool.")
+    .set_non_differentiable();
 
 // Comparisons: one dtype (any), bool output, zero gradients.
 #define MX_NP_COMPARE(NAME, FN, DOC) \
@@ -129,14 +135,14 @@ MX_NP_COMPARE(_npi_less_equal, ew::LesserEqual, "lhs <= rhs");
 #undef MX_NP_X12
 
 // ---- scalar ops ----
-#define MX_NP_SCALAR(NAME, FN, REV, RULE, DOC)                                                \
-  MX_REGISTER_OP(NAME)                                                                         \
-      .describe(DOC)                                                                           \
-      .set_params<ScalarParam>()                                                               \
-      .set_infer_type([](const OpAttrs& a, DTypeVec* in, DTypeVec* out) {                      \
-        np::ScalarType(ScalarRule::RULE, a, in, out);                                          \
-      })                                                                                       \
-      .set_kernel(kRef, np::ScalarKernel<FN, REV, false>(#NAME, ScalarRule::RULE))             \
+#define MX_NP_SCALAR(NAME, FN, REV, RULE, DOC)                                     \
+  MX_REGISTER_OP(NAME)                                                             \
+      .describe(DOC)                                                               \
+      .set_params<ScalarParam>()                                                   \
+      .set_infer_type([](const OpAttrs& a, DTypeVec* in, DTypeVec* out) {          \
+        np::ScalarType(ScalarRule::RULE, a, in, out);                              \
+      })                                                                           \
+      .set_kernel(kRef, np::ScalarKernel<FN, REV, false>(#NAME, ScalarRule::RULE)) \
       .set_kernel(kOpt, np::ScalarKernel<FN, REV, true>(#NAME, ScalarRule::RULE))
 
 // Shapes: the output has data's shape. Source: MXNet 1.9.1 np_elemwise_broadcast_op_scalar.cc.
@@ -148,9 +154,11 @@ MX_NP_SCALAR(_npi_rsubtract_scalar, ew::Sub, true, kDefault, "scalar - x.")
     .set_gradient(np::LegacyGrad("_rminus_scalar", true), true, true);
 MX_NP_SCALAR(_npi_multiply_scalar, ew::Mul, false, kDefault, "x * scalar.")
     .set_gradient(np::LegacyGrad("_mul_scalar", true), true, true);
-MX_NP_SCALAR(_npi_true_divide_scalar, ew::Div, false, kTrueDivide, "x / scalar in floating point (ints give float32).")
+MX_NP_SCALAR(_npi_true_divide_scalar, ew::Div, false, kTrueDivide,
+             "x / scalar in floating point (ints give float32).")
     .set_gradient(np::LegacyGrad("_div_scalar", true), true, true);
-MX_NP_SCALAR(_npi_rtrue_divide_scalar, ew::Div, true, kTrueDivide, "scalar / x in floating point (ints give float32).")
+MX_NP_SCALAR(_npi_rtrue_divide_scalar, ew::Div, true, kTrueDivide,
+             "scalar / x in floating point (ints give float32).")
     .set_gradient(np::LegacyGrad("_rdiv_scalar", true), true, true);
 MX_NP_SCALAR(_npi_mod_scalar, ew::Mod, false, kDefault, "x mod scalar, Python-style (x mod 0 = 0).")
     .set_gradient(np::LegacyGrad("_mod_scalar", true), true, true);
@@ -166,13 +174,15 @@ MX_NP_SCALAR(_npi_rarctan2_scalar, np::Arctan2, true, kDefault, "atan2(scalar, x
     .set_gradient(np::OwnGrad(RArctan2SGrad, true), true, true);
 MX_NP_SCALAR(_npi_copysign_scalar, np::Copysign, false, kDefault, "|x| with the sign of scalar.")
     .set_gradient(np::OwnGrad(CopysignSGrad, true), true, true);
-MX_NP_SCALAR(_npi_rcopysign_scalar, np::Copysign, true, kDefault, "|scalar| with the sign of x. Gradient: zero.")
+MX_NP_SCALAR(_npi_rcopysign_scalar, np::Copysign, true, kDefault,
+             "|scalar| with the sign of x. Gradient: zero.")
     .set_gradient(np::ZeroGrads, true, false);
 MX_NP_SCALAR(_npi_ldexp_scalar, np::Ldexp, false, kDefault, "x * 2^scalar.")
     .set_gradient(np::OwnGrad(LdexpSGrad, true), true, true);
 MX_NP_SCALAR(_npi_rldexp_scalar, np::Ldexp, true, kDefault, "scalar * 2^x.")
     .set_gradient(np::OwnGrad(RLdexpSGrad, true), true, true);
-MX_NP_SCALAR(_npi_lcm_scalar, np::Lcm, false, kInt, "lcm(x, scalar); integer dtypes (scalar truncated).")
+MX_NP_SCALAR(_npi_lcm_scalar, np::Lcm, false, kInt,
+             "lcm(x, scalar); integer dtypes (scalar truncated).")
     .set_non_differentiable();
 #define MX_NP_SBITWISE(NAME, FN, DOC) \
   MX_NP_SCALAR(NAME, FN, false, kIntBool, DOC "; integers or bool.").set_non_differentiable()

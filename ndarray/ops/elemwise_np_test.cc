@@ -34,26 +34,30 @@ const json& Doc() {
 
 ::testing::AssertionResult Matches(const NDArray& got, const NDArray& want, double f32_rtol) {
   if (got.dtype() != want.dtype())
-    return ::testing::AssertionFailure() << "dtype " << DTypeName(got.dtype()) << " vs expected "
-                                         << DTypeName(want.dtype());
+    return ::testing::AssertionFailure()
+           << "dtype " << DTypeName(got.dtype()) << " vs expected " << DTypeName(want.dtype());
   if (got.shape() != want.shape())
-    return ::testing::AssertionFailure() << "shape " << got.shape() << " vs expected " << want.shape();
+    return ::testing::AssertionFailure()
+           << "shape " << got.shape() << " vs expected " << want.shape();
   switch (want.dtype()) {
-    case DType::kFloat64: return AllClose(got, want, 1e-9, 1e-12);
-    case DType::kFloat32: return AllClose(got, want, f32_rtol, 1e-6);
+    case DType::kFloat64:
+      return AllClose(got, want, 1e-9, 1e-12);
+    case DType::kFloat32:
+      return AllClose(got, want, f32_rtol, 1e-6);
     case DType::kFloat16:
-    case DType::kBFloat16: return AllClose(got, want, 2e-3, 1e-3);
-    default: return AllClose(got, want, 0, 0);
+    case DType::kBFloat16:
+      return AllClose(got, want, 2e-3, 1e-3);
+    default:
+      return AllClose(got, want, 0, 0);
   }
 }
 
 // Gradients composed of more ops than MXNet's fused backward kernels round more.
 double GradRtol(const std::string& op) {
-  static const std::set<std::string> loose = {"_npi_power", "_npi_hypot", "_npi_rpower_scalar",
-                                              "_npi_power_scalar", "_npi_tan", "_npi_cbrt",
-                                              "_npi_arcsin", "_npi_arccos", "_npi_arccosh",
-                                              "_npi_arctan2", "_npi_ldexp", "_npi_rldexp_scalar",
-                                              "_npi_true_divide"};
+  static const std::set<std::string> loose = {
+      "_npi_power", "_npi_hypot",         "_npi_rpower_scalar", "_npi_power_scalar", "_npi_tan",
+      "_npi_cbrt",  "_npi_arcsin",        "_npi_arccos",        "_npi_arccosh",      "_npi_arctan2",
+      "_npi_ldexp", "_npi_rldexp_scalar", "_npi_true_divide"};
   return loose.count(op) ? 2e-4 : 2e-5;
 }
 
@@ -119,7 +123,8 @@ TEST(NpElemwiseVsMXNet, OutputDTypesAndRejections) {
 TEST(NpElemwiseVsMXNet, NamesAndAttributes) {
   const json& reg = Doc()["registry"];
   EXPECT_GE(reg.size(), 88u);
-  for (auto it = reg.begin(); it != reg.end(); ++it) testing::CheckRegistryEntry(it.key(), it.value(), {});
+  for (auto it = reg.begin(); it != reg.end(); ++it)
+    testing::CheckRegistryEntry(it.key(), it.value(), {});
 }
 
 bool IsNpOp(const std::string& op) {
@@ -143,32 +148,42 @@ NDArray Of(std::vector<double> v, DType t) {
 
 TEST(NpElemwise, HandComputed) {
   // int32 / int32 -> float32; bool + int8 -> int8; int32 + float16 -> float16.
-  NDArray q = Invoke("_npi_true_divide", std::vector<NDArray>{Of({7, -7, 1}, DType::kInt32), Of({2, 2, 0}, DType::kInt32)})[0];
+  NDArray q = Invoke("_npi_true_divide", std::vector<NDArray>{Of({7, -7, 1}, DType::kInt32),
+                                                              Of({2, 2, 0}, DType::kInt32)})[0];
   EXPECT_EQ(q.dtype(), DType::kFloat32);
   EXPECT_EQ(q.ToVector<double>(), (std::vector<double>{3.5, -3.5, INFINITY}));
-  NDArray s = Invoke("_npi_add", std::vector<NDArray>{Of({1, 0}, DType::kBool), Of({5, -3}, DType::kInt8)})[0];
+  NDArray s = Invoke("_npi_add",
+                     std::vector<NDArray>{Of({1, 0}, DType::kBool), Of({5, -3}, DType::kInt8)})[0];
   EXPECT_EQ(s.dtype(), DType::kInt8);
   EXPECT_EQ(s.ToVector<double>(), (std::vector<double>{6, -3}));
   // copysign: -0.0 counts as positive; lcm uses |x|.
-  EXPECT_EQ(Invoke("_npi_copysign", std::vector<NDArray>{F32({1.5, 2}), F32({-0.0, -1})})[0].ToVector<double>(),
+  EXPECT_EQ(Invoke("_npi_copysign", std::vector<NDArray>{F32({1.5, 2}), F32({-0.0, -1})})[0]
+                .ToVector<double>(),
             (std::vector<double>{1.5, -2}));
-  EXPECT_EQ(Invoke("_npi_lcm", std::vector<NDArray>{Of({4, -6, 0}, DType::kInt32), Of({6, 4, 3}, DType::kInt32)})[0]
+  EXPECT_EQ(Invoke("_npi_lcm", std::vector<NDArray>{Of({4, -6, 0}, DType::kInt32),
+                                                    Of({6, 4, 3}, DType::kInt32)})[0]
                 .ToVector<double>(),
             (std::vector<double>{12, 12, 0}));
   // around: halves to even; integers with negative decimals truncate (MXNet: 15 -> 10).
-  EXPECT_EQ(Invoke("_npi_around", std::vector<NDArray>{F32({0.5, 1.5, 2.5, -2.5})})[0].ToVector<double>(),
-            (std::vector<double>{0, 2, 2, -2}));
-  EXPECT_EQ(Invoke("_npi_around", std::vector<NDArray>{Of({15, 25, -17}, DType::kInt32)}, {{"decimals", "-1"}})[0]
+  EXPECT_EQ(
+      Invoke("_npi_around", std::vector<NDArray>{F32({0.5, 1.5, 2.5, -2.5})})[0].ToVector<double>(),
+      (std::vector<double>{0, 2, 2, -2}));
+  EXPECT_EQ(Invoke("_npi_around", std::vector<NDArray>{Of({15, 25, -17}, DType::kInt32)},
+                   {{"decimals", "-1"}})[0]
                 .ToVector<double>(),
             (std::vector<double>{10, 20, -10}));
   // Comparisons and predicates give bool; 0-dim broadcasts against anything.
-  NDArray e = Invoke("_npi_less", std::vector<NDArray>{NDArray::FromVector(std::vector<double>{1.5}, Shape(), cpu(), DType::kFloat32), F32({1, 2})})[0];
+  NDArray e =
+      Invoke("_npi_less", std::vector<NDArray>{NDArray::FromVector(std::vector<double>{1.5},
+                                                                   Shape(), cpu(), DType::kFloat32),
+                                               F32({1, 2})})[0];
   EXPECT_EQ(e.dtype(), DType::kBool);
   EXPECT_EQ(e.shape(), Shape{2});
   EXPECT_EQ(e.ToVector<double>(), (std::vector<double>{0, 1}));
   EXPECT_EQ(Invoke("_npi_isnan", std::vector<NDArray>{F32({NAN, 1})})[0].dtype(), DType::kBool);
   // Zero-size broadcasting.
-  NDArray z = Invoke("_npi_multiply", std::vector<NDArray>{NDArray(Shape{0, 3}), NDArray(Shape{1, 3})})[0];
+  NDArray z =
+      Invoke("_npi_multiply", std::vector<NDArray>{NDArray(Shape{0, 3}), NDArray(Shape{1, 3})})[0];
   EXPECT_EQ(z.shape(), (Shape{0, 3}));
 }
 
@@ -185,19 +200,28 @@ TEST(NpElemwise, IntegerInputsGetZeroGradients) {
 
 TEST(NpElemwise, Errors) {
   testing::ExpectInvalidArgument(
-      [] { Invoke("_npi_add", std::vector<NDArray>{F32({1, 2, 3}), F32({1, 2})}); },
+      [] {
+        Invoke("_npi_add", std::vector<NDArray>{F32({1, 2, 3}), F32({1, 2})});
+      },
       {"_npi_add", "could not be broadcast", "(3,)", "(2,)"});
   testing::ExpectInvalidArgument(
-      [] { Invoke("_npi_add", std::vector<NDArray>{Of({1}, DType::kInt8), Of({1}, DType::kUint8)}); },
+      [] {
+        Invoke("_npi_add", std::vector<NDArray>{Of({1}, DType::kInt8), Of({1}, DType::kUint8)});
+      },
       {"_npi_add", "unsupported dtypes", "int8", "uint8"});
   testing::ExpectInvalidArgument(
-      [] { Invoke("_npi_equal", std::vector<NDArray>{Of({1}, DType::kInt32), F32({1})}); },
+      [] {
+        Invoke("_npi_equal", std::vector<NDArray>{Of({1}, DType::kInt32), F32({1})});
+      },
       {"_npi_equal", "int32", "float32"});
   testing::ExpectInvalidArgument(
-      [] { Invoke("_npi_bitwise_and_scalar", std::vector<NDArray>{F32({1})}, {{"scalar", "1"}}); },
+      [] {
+        Invoke("_npi_bitwise_and_scalar", std::vector<NDArray>{F32({1})}, {{"scalar", "1"}});
+      },
       {"_npi_bitwise_and_scalar", "float32"});
-  testing::ExpectInvalidArgument([] { Invoke("_npi_sqrt", std::vector<NDArray>{Of({1}, DType::kBool)}); },
-                                 {"_npi_sqrt", "bool"});
+  testing::ExpectInvalidArgument(
+      [] { Invoke("_npi_sqrt", std::vector<NDArray>{Of({1}, DType::kBool)}); },
+      {"_npi_sqrt", "bool"});
 }
 
 TEST(NpElemwiseApi, CallsTheOps) {
@@ -210,12 +234,15 @@ TEST(NpElemwiseApi, CallsTheOps) {
   EXPECT_EQ(nd::np::subtract(10.0, i).ToVector<double>(), (std::vector<double>{3, 17, 6}));
   EXPECT_EQ(nd::np::less(f, 1.0).ToVector<double>(), (std::vector<double>{0, 1, 1}));
   EXPECT_TRUE(AllClose(nd::np::around(F32({1.25, 2.5}), 1), F32({1.2, 2.5}), 0, 0));
-  EXPECT_EQ(nd::np::nan_to_num(F32({NAN, INFINITY}), 1, 5.0).ToVector<double>(), (std::vector<double>{1, 5}));
+  EXPECT_EQ(nd::np::nan_to_num(F32({NAN, INFINITY}), 1, 5.0).ToVector<double>(),
+            (std::vector<double>{1, 5}));
   EXPECT_EQ(nd::np::where(Of({1, 0, 1}, DType::kBool), f, F32({9, 9, 9})).ToVector<double>(),
             (std::vector<double>{2, 9, -1}));
-  EXPECT_EQ(nd::np::polyval(F32({1, 2, 3}), F32({2})).ToVector<double>(), (std::vector<double>{11}));
+  EXPECT_EQ(nd::np::polyval(F32({1, 2, 3}), F32({2})).ToVector<double>(),
+            (std::vector<double>{11}));
   EXPECT_EQ(nd::np::isfinite(F32({NAN, 1})).dtype(), DType::kBool);
-  EXPECT_EQ(nd::np::bitwise_not(Of({0, 5}, DType::kInt8)).ToVector<double>(), (std::vector<double>{-1, -6}));
+  EXPECT_EQ(nd::np::bitwise_not(Of({0, 5}, DType::kInt8)).ToVector<double>(),
+            (std::vector<double>{-1, -6}));
 }
 
 }  // namespace

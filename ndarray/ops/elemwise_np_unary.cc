@@ -27,24 +27,27 @@ constexpr KernelKey kOpt{DeviceType::kCPU, Backend::kOptimized};
 
 template <typename T>
 double ToD(T v) {
-  if constexpr (ew::kIsHalf<T>) return static_cast<double>(static_cast<float>(v));
-  else return static_cast<double>(v);
+  if constexpr (ew::kIsHalf<T>)
+    return static_cast<double>(static_cast<float>(v));
+  else
+    return static_cast<double>(v);
 }
 
 // ---- math on one array (legacy functors and gradients) ----
-#define MX_NP_UNARY(NAME, FN, LEGACY, DOC)                                              \
-  MX_REGISTER_OP(NAME)                                                                   \
-      .describe(DOC)                                                                     \
-      .set_input_names(std::vector<std::string>{"x"})                                    \
-      .add_inplace(0, 0)                                                                 \
-      .set_kernel(kRef, ew::UnaryKernel<FN, false>(#NAME))                               \
-      .set_kernel(kOpt, ew::UnaryKernel<FN, true>(#NAME))                                \
+#define MX_NP_UNARY(NAME, FN, LEGACY, DOC)                 \
+  MX_REGISTER_OP(NAME)                                     \
+      .describe(DOC)                                       \
+      .set_input_names(std::vector<std::string>{"x"})      \
+      .add_inplace(0, 0)                                   \
+      .set_kernel(kRef, ew::UnaryKernel<FN, false>(#NAME)) \
+      .set_kernel(kOpt, ew::UnaryKernel<FN, true>(#NAME))  \
       .set_gradient(np::LegacyGrad(LEGACY, false), true, true)
 
 MX_NP_UNARY(_npi_absolute, ew::Abs, "abs", "|x|.").add_alias("_npi_abs");
 MX_NP_UNARY(_npi_sign, ew::Sign, "sign", "-1, 0 or 1 (0 for NaN). Gradient: zero.");
-MX_NP_UNARY(_npi_rint, ew::Rint, "rint",
-            "Nearest integer, halves to the lower one (MXNet: 1.5 -> 1, -0.5 -> -1). Gradient: zero.");
+MX_NP_UNARY(
+    _npi_rint, ew::Rint, "rint",
+    "Nearest integer, halves to the lower one (MXNet: 1.5 -> 1, -0.5 -> -1). Gradient: zero.");
 MX_NP_UNARY(_npi_ceil, ew::Ceil, "ceil", "Ceiling. Gradient: zero.");
 MX_NP_UNARY(_npi_floor, ew::Floor, "floor", "Floor. Gradient: zero.");
 MX_NP_UNARY(_npi_trunc, ew::Trunc, "trunc", "Rounding toward zero. Gradient: zero.");
@@ -72,7 +75,8 @@ MX_NP_UNARY(_npi_arccosh, ew::Arccosh, "arccosh", "Inverse hyperbolic cosine (x 
 MX_NP_UNARY(_npi_arctanh, ew::Arctanh, "arctanh", "Inverse hyperbolic tangent (|x| < 1).");
 MX_NP_UNARY(_npi_degrees, ew::Degrees, "degrees", "Radians to degrees.");
 MX_NP_UNARY(_npi_radians, ew::Radians, "radians", "Degrees to radians.");
-MX_NP_UNARY(_npi_reciprocal, ew::Reciprocal, "reciprocal", "1 / x (integers truncated; integer 1/0 gives 0).");
+MX_NP_UNARY(_npi_reciprocal, ew::Reciprocal, "reciprocal",
+            "1 / x (integers truncated; integer 1/0 gives 0).");
 MX_NP_UNARY(_npx_relu, ew::Relu, "relu", "max(x, 0) (NaN stays NaN).")
     .set_input_names(std::vector<std::string>{"data"});
 MX_NP_UNARY(_npx_sigmoid, ew::Sigmoid, "sigmoid", "1 / (1 + exp(-x)).")
@@ -80,8 +84,8 @@ MX_NP_UNARY(_npx_sigmoid, ew::Sigmoid, "sigmoid", "1 / (1 + exp(-x)).")
 #undef MX_NP_UNARY
 
 // ---- predicates: any dtype -> bool ----
-#define MX_NP_PRED(NAME, EXPR) \
-  struct NAME {                \
+#define MX_NP_PRED(NAME, EXPR)                  \
+  struct NAME {                                 \
     static bool Test(double v) { return EXPR; } \
   }
 MX_NP_PRED(IsNan, std::isnan(v));
@@ -93,7 +97,8 @@ MX_NP_PRED(IsZero, v == 0);
 #undef MX_NP_PRED
 
 template <typename P>
-void PredKernel(const OpContext&, const OpAttrs&, std::span<const NDArray> in, std::span<const NDArray> out) {
+void PredKernel(const OpContext&, const OpAttrs&, std::span<const NDArray> in,
+                std::span<const NDArray> out) {
   bool* y = static_cast<bool*>(out[0].data_ptr());
   MX_DTYPE_SWITCH(in[0].dtype(), T, {
     const T* x = static_cast<const T*>(in[0].data_ptr());
@@ -107,12 +112,12 @@ void BoolOut(const OpAttrs& a, DTypeVec*, DTypeVec* out) {
   MergeType(&(*out)[0], DTypeFlag(DType::kBool), StrCat(a.op() ? a.op()->name : "", ": output"));
 }
 
-#define MX_NP_PREDICATE(NAME, PRED, DOC)                   \
-  MX_REGISTER_OP(NAME)                                      \
+#define MX_NP_PREDICATE(NAME, PRED, DOC)                        \
+  MX_REGISTER_OP(NAME)                                          \
       .describe(DOC " Any dtype; bool output. Gradient: zero.") \
-      .set_input_names(std::vector<std::string>{"x"})       \
-      .set_infer_type(BoolOut)                              \
-      .set_kernel(kRef, PredKernel<PRED>)                   \
+      .set_input_names(std::vector<std::string>{"x"})           \
+      .set_infer_type(BoolOut)                                  \
+      .set_kernel(kRef, PredKernel<PRED>)                       \
       .set_gradient(np::ZeroGrads, true, false)
 
 MX_NP_PREDICATE(_npi_isnan, IsNan, "True where x is NaN.");
@@ -156,18 +161,30 @@ T AroundOne(T v, int decimals) {
   T t = v;
   int d = 0;
   while (d != decimals) {
-    if (decimals > 0) { ++d; t = static_cast<T>(t * 10); }
-    else { --d; t = static_cast<T>(t / 10); }
+    if (decimals > 0) {
+      ++d;
+      t = static_cast<T>(t * 10);
+    } else {
+      --d;
+      t = static_cast<T>(t / 10);
+    }
   }
   T r = static_cast<T>(std::round(static_cast<double>(t)));
   if constexpr (std::is_floating_point_v<T>) {
     bool odd = std::fmod(r, T(2)) != 0;
-    if (r - t == T(0.5) && odd) r -= 1;
-    else if (t - r == T(0.5) && odd) r += 1;
+    if (r - t == T(0.5) && odd)
+      r -= 1;
+    else if (t - r == T(0.5) && odd)
+      r += 1;
   }
   while (d != 0 && r != 0) {
-    if (decimals > 0) { --d; r = static_cast<T>(r / 10); }
-    else { ++d; r = static_cast<T>(r * 10); }
+    if (decimals > 0) {
+      --d;
+      r = static_cast<T>(r / 10);
+    } else {
+      ++d;
+      r = static_cast<T>(r * 10);
+    }
   }
   return r;
 }
@@ -177,7 +194,8 @@ void AroundKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArra
   int dec = attrs.get<np::AroundParam>().decimals;
   MX_NUMERIC_TYPE_SWITCH(in[0].dtype(), T, "_npi_around", {
     if constexpr (ew::kIsHalf<T>) {
-      MX_THROW(absl::StatusCode::kInvalidArgument, "_npi_around: unsupported dtype ", DTypeName(in[0].dtype()));
+      MX_THROW(absl::StatusCode::kInvalidArgument, "_npi_around: unsupported dtype ",
+               DTypeName(in[0].dtype()));
     } else {
       const T* x = static_cast<const T*>(in[0].data_ptr());
       T* y = static_cast<T*>(out[0].data_ptr());
@@ -189,8 +207,9 @@ void AroundKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArra
 }
 
 MX_REGISTER_OP(_npi_around)
-    .describe("Rounds to `decimals` places (default 0; negative: tens, hundreds, ...), halves to "
-              "even; integers and float32/float64 (not float16, as MXNet). Gradient: zero.")
+    .describe(
+        "Rounds to `decimals` places (default 0; negative: tens, hundreds, ...), halves to "
+        "even; integers and float32/float64 (not float16, as MXNet). Gradient: zero.")
     .set_params<np::AroundParam>()
     .set_input_names(std::vector<std::string>{"x"})
     .add_inplace(0, 0)
@@ -200,10 +219,14 @@ MX_REGISTER_OP(_npi_around)
 // ---- nan_to_num ----
 double MaxFinite(DType t) {
   switch (t) {
-    case DType::kFloat16: return 65504.0;
-    case DType::kBFloat16: return 3.3895313892515355e38;
-    case DType::kFloat32: return std::numeric_limits<float>::max();
-    default: return std::numeric_limits<double>::max();
+    case DType::kFloat16:
+      return 65504.0;
+    case DType::kBFloat16:
+      return 3.3895313892515355e38;
+    case DType::kFloat32:
+      return std::numeric_limits<float>::max();
+    default:
+      return std::numeric_limits<double>::max();
   }
 }
 
@@ -230,16 +253,21 @@ void NanToNumKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDAr
 }
 
 MX_REGISTER_OP(_npi_nan_to_num)
-    .describe("Replaces NaN by `nan` (default 0), +inf by `posinf` and -inf by `neginf` (default: "
-              "the dtype's largest/lowest finite value); non-float dtypes are copied. Gradient: "
-              "the output gradient where x is finite, else 0.")
+    .describe(
+        "Replaces NaN by `nan` (default 0), +inf by `posinf` and -inf by `neginf` (default: "
+        "the dtype's largest/lowest finite value); non-float dtypes are copied. Gradient: "
+        "the output gradient where x is finite, else 0.")
     .set_params<np::NanToNumParam>()
     .set_input_names(std::vector<std::string>{"data"})
     .add_inplace(0, 0)
     .set_kernel(kRef, NanToNumKernel)
-    .set_gradient(np::OwnGrad([](GradBuilder& b, const OpAttrs&, GradIn in, GradIn, GradIn og) {
-      return std::vector<GradValue>{b.Call("_npi_multiply", {og[0], b.Call("_npi_isfinite", {in[0]})})};
-    }, false), true, false);
+    .set_gradient(np::OwnGrad(
+                      [](GradBuilder& b, const OpAttrs&, GradIn in, GradIn, GradIn og) {
+                        return std::vector<GradValue>{
+                            b.Call("_npi_multiply", {og[0], b.Call("_npi_isfinite", {in[0]})})};
+                      },
+                      false),
+                  true, false);
 
 }  // namespace
 }  // namespace mxnet::ops

@@ -76,7 +76,8 @@ void BinaryType(BinRule rule, const OpAttrs& attrs, DTypeVec* in, DTypeVec* out)
   bool same = rule != BinRule::kPromote && rule != BinRule::kSubMod && rule != BinRule::kTrueDivide;
   if (same && (a < 0) != (b < 0)) (a < 0 ? a : b) = a < 0 ? b : a;  // one dtype: fill the other
   if (a < 0 || b < 0) {
-    if (rule == BinRule::kCompare) MergeType(&(*out)[0], Flag(DType::kBool), StrCat(op, ": output"));
+    if (rule == BinRule::kCompare)
+      MergeType(&(*out)[0], Flag(DType::kBool), StrCat(op, ": output"));
     return;
   }
   MergeType(&(*out)[0], BinaryOut(rule, op, a, b), StrCat(op, ": output"));
@@ -96,8 +97,10 @@ void ScalarType(ScalarRule rule, const OpAttrs& attrs, DTypeVec* in, DTypeVec* o
   }
   if (t < 0) return;
   if ((rule == ScalarRule::kInt && !IsInt(t)) || (rule == ScalarRule::kIntBool && IsFloat(t)))
-    MX_THROW(absl::StatusCode::kInvalidArgument, op, ": unsupported dtype ", DTypeName(static_cast<DType>(t)),
-             rule == ScalarRule::kInt ? " (needs an integer dtype)" : " (needs an integer or bool dtype)");
+    MX_THROW(absl::StatusCode::kInvalidArgument, op, ": unsupported dtype ",
+             DTypeName(static_cast<DType>(t)),
+             rule == ScalarRule::kInt ? " (needs an integer dtype)"
+                                      : " (needs an integer or bool dtype)");
   if (rule == ScalarRule::kTrueDivide && !IsFloat(t)) t = Flag(DType::kFloat32);
   MergeType(&(*out)[0], t, what);
 }
@@ -119,7 +122,8 @@ NDArray Converted(const NDArray& x, DType t) {
 }
 
 void ConvertInto(const NDArray& src, const NDArray& dst) {
-  ConvertElements(src.data_ptr(), src.dtype(), dst.data_ptr(), dst.dtype(), static_cast<size_t>(src.size()));
+  ConvertElements(src.data_ptr(), src.dtype(), dst.data_ptr(), dst.dtype(),
+                  static_cast<size_t>(src.size()));
 }
 
 std::vector<GradValue> CastingGrad(const FGradient& same, bool cast_in, GradBuilder& b,
@@ -156,14 +160,17 @@ namespace {
 // data converted to like's dtype if that is floating-point, else zeros of like's dtype.
 void GradCastKernel(const OpContext&, const OpAttrs&, std::span<const NDArray> in,
                     std::span<const NDArray> out) {
-  if (IsFloatingPoint(in[1].dtype())) ConvertInto(in[0], out[0]);
-  else std::memset(out[0].data_ptr(), 0, static_cast<size_t>(out[0].nbytes()));
+  if (IsFloatingPoint(in[1].dtype()))
+    ConvertInto(in[0], out[0]);
+  else
+    std::memset(out[0].data_ptr(), 0, static_cast<size_t>(out[0].nbytes()));
 }
 
 MX_REGISTER_OP(_grad_cast_like)
-    .describe("data (shape of data) converted to like's dtype when that is floating-point, else "
-              "zeros of like's dtype: the gradient of an np op's input, none for integer/bool "
-              "inputs as in MXNet. Helper of the _npi_* gradients (not an MXNet op).")
+    .describe(
+        "data (shape of data) converted to like's dtype when that is floating-point, else "
+        "zeros of like's dtype: the gradient of an np op's input, none for integer/bool "
+        "inputs as in MXNet. Helper of the _npi_* gradients (not an MXNet op).")
     .set_num_inputs(2)
     .set_input_names(std::vector<std::string>{"data", "like"})
     .set_infer_shape([](const OpAttrs&, ShapeVec* in, ShapeVec* out) {
@@ -174,9 +181,12 @@ MX_REGISTER_OP(_grad_cast_like)
       MergeType(&(*out)[0], (*in)[1], "_grad_cast_like: output");
     })
     .set_kernel({DeviceType::kCPU, Backend::kReference}, GradCastKernel)
-    .set_gradient([](GradBuilder& b, const OpAttrs&, GradIn in, GradIn, GradIn og) {
-      return std::vector<GradValue>{b.Call("_grad_cast_like", {og[0], in[0]}), b.ZerosLike(in[1])};
-    }, true, false);
+    .set_gradient(
+        [](GradBuilder& b, const OpAttrs&, GradIn in, GradIn, GradIn og) {
+          return std::vector<GradValue>{b.Call("_grad_cast_like", {og[0], in[0]}),
+                                        b.ZerosLike(in[1])};
+        },
+        true, false);
 
 }  // namespace
 }  // namespace mxnet::ops::np

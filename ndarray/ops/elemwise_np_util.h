@@ -55,12 +55,19 @@ void ConvertInto(const NDArray& src, const NDArray& dst);
 
 // ---- extra functors ----
 struct Arctan2 {
-  template <typename A> static A F(A a, A b) { return std::atan2(a, b); }
+  template <typename A>
+  static A F(A a, A b) {
+    return std::atan2(a, b);
+  }
 };
 // |a| with b's sign; b >= 0 counts as positive, -0.0 included (MXNet: copysign(1.5, -0.0) = 1.5).
 struct Copysign {
-  template <typename A> static A F(A a, A b) { return b >= A(0) ? std::fabs(a) : -std::fabs(a); }
-  template <typename I> static I Int(I a, I b) {
+  template <typename A>
+  static A F(A a, A b) {
+    return b >= A(0) ? std::fabs(a) : -std::fabs(a);
+  }
+  template <typename I>
+  static I Int(I a, I b) {
     if constexpr (std::is_signed_v<I>) {
       I m = a < 0 ? ew::WrapNeg(a) : a;
       return b >= 0 ? m : ew::WrapNeg(m);
@@ -71,12 +78,16 @@ struct Copysign {
 };
 // a * 2^b (b may be fractional); integers computed in double and truncated.
 struct Ldexp {
-  template <typename A> static A F(A a, A b) { return a * std::pow(A(2), b); }
+  template <typename A>
+  static A F(A a, A b) {
+    return a * std::pow(A(2), b);
+  }
 };
 // Least common multiple of |a| and |b|; 0 if either is 0. (F: only instantiated, never used:
 // lcm is integer-only.)
 struct Lcm {
-  template <typename I> static I Int(I a, I b) {
+  template <typename I>
+  static I Int(I a, I b) {
     if (a == 0 || b == 0) return 0;
     if constexpr (std::is_signed_v<I>) {
       a = a < 0 ? ew::WrapNeg(a) : a;
@@ -84,14 +95,19 @@ struct Lcm {
     }
     return ew::WrapMul(static_cast<I>(a / std::gcd(a, b)), b);
   }
-  template <typename A> static A F(A a, A b) {
+  template <typename A>
+  static A F(A a, A b) {
     return static_cast<A>(Int<int64_t>(static_cast<int64_t>(a), static_cast<int64_t>(b)));
   }
 };
 #define MX_NP_BITWISE(NAME, OP)                                                  \
   struct NAME {                                                                  \
-    template <typename I> static I Int(I a, I b) { return a OP b; }              \
-    template <typename A> static A F(A a, A b) {                                 \
+    template <typename I>                                                        \
+    static I Int(I a, I b) {                                                     \
+      return a OP b;                                                             \
+    }                                                                            \
+    template <typename A>                                                        \
+    static A F(A a, A b) {                                                       \
       return static_cast<A>(static_cast<int64_t>(a) OP static_cast<int64_t>(b)); \
     }                                                                            \
   }
@@ -100,8 +116,14 @@ MX_NP_BITWISE(BitOr, |);
 MX_NP_BITWISE(BitXor, ^);
 #undef MX_NP_BITWISE
 struct BitNot {
-  template <typename I> static I Int(I x) { return ~x; }
-  template <typename A> static A F(A x) { return static_cast<A>(~static_cast<int64_t>(x)); }
+  template <typename I>
+  static I Int(I x) {
+    return ~x;
+  }
+  template <typename A>
+  static A F(A x) {
+    return static_cast<A>(~static_cast<int64_t>(x));
+  }
 };
 
 // ---- attributes ----
@@ -138,8 +160,10 @@ FCompute BinaryKernel(const char* name, BinRule rule) {
     DType c = Storage(BinaryComputeType(rule, in[0].dtype(), out[0].dtype()));
     NDArray a = Converted(in[0], c), b = Converted(in[1], c);
     NDArray y = out[0].dtype() == c ? out[0] : NDArray(out[0].shape(), out[0].device(), c);
-    if constexpr (Opt) ew::BroadcastOpt<Fn>(name, a, b, y);
-    else ew::BroadcastRef<Fn>(name, a, b, y);
+    if constexpr (Opt)
+      ew::BroadcastOpt<Fn>(name, a, b, y);
+    else
+      ew::BroadcastRef<Fn>(name, a, b, y);
     if (out[0].dtype() != c) ConvertInto(y, out[0]);
   };
 }

@@ -42,9 +42,12 @@ struct WhereScalar2Param {  // _npi_where_scalar2
 // ---- kernel: out[i] = c[i] ? a[i] : b[i] with broadcasting (a, b of out's dtype) ----
 template <typename C>
 inline bool Truthy(C v) {
-  if constexpr (std::is_same_v<C, bool>) return v;
-  else if constexpr (ew::kIsHalf<C>) return static_cast<float>(v) != 0.0f;
-  else return static_cast<double>(v) != 0.0;
+  if constexpr (std::is_same_v<C, bool>)
+    return v;
+  else if constexpr (ew::kIsHalf<C>)
+    return static_cast<float>(v) != 0.0f;
+  else
+    return static_cast<double>(v) != 0.0;
 }
 
 void WhereLoop(const NDArray& c, const NDArray& a, const NDArray& b, const NDArray& out) {
@@ -77,7 +80,9 @@ void WhereLoop(const NDArray& c, const NDArray& a, const NDArray& b, const NDArr
 
 NDArray ScalarOf(double v, DType t) { return NDArray::Full(Shape(), v, cpu(), t); }
 
-std::string_view Name(const OpAttrs& a) { return a.op() ? std::string_view(a.op()->name) : "where"; }
+std::string_view Name(const OpAttrs& a) {
+  return a.op() ? std::string_view(a.op()->name) : "where";
+}
 
 // Broadcast shape of the array inputs.
 void WhereShape(const OpAttrs& attrs, ShapeVec* in, ShapeVec* out) {
@@ -89,7 +94,8 @@ void WhereShape(const OpAttrs& attrs, ShapeVec* in, ShapeVec* out) {
 // Inputs 1.. share the output's dtype; the condition (input 0) is free.
 void WhereType(const OpAttrs& attrs, DTypeVec* in, DTypeVec* out) {
   int t = -1;
-  for (size_t i = 1; i < in->size(); ++i) MergeType(&t, (*in)[i], StrCat(Name(attrs), ": x and y (one dtype)"));
+  for (size_t i = 1; i < in->size(); ++i)
+    MergeType(&t, (*in)[i], StrCat(Name(attrs), ": x and y (one dtype)"));
   MergeType(&t, (*out)[0], StrCat(Name(attrs), ": output"));
   for (size_t i = 1; i < in->size(); ++i) (*in)[i] = t;
   (*out)[0] = t;
@@ -102,72 +108,95 @@ GradValue Masked(GradBuilder& b, GradValue c, GradValue g, bool take_true, GradV
 }
 
 MX_REGISTER_OP(_npi_where)
-    .describe("x where condition is non-zero else y; condition, x, y broadcast together. x and y: "
-              "one dtype (the output's); condition: any dtype.")
+    .describe(
+        "x where condition is non-zero else y; condition, x, y broadcast together. x and y: "
+        "one dtype (the output's); condition: any dtype.")
     .set_num_inputs(3)
     .set_input_names(std::vector<std::string>{"condition", "x", "y"})
     .set_infer_shape(WhereShape)
     .set_infer_type(WhereType)
     .set_kernel(kRef, [](const OpContext&, const OpAttrs&, std::span<const NDArray> in,
                          std::span<const NDArray> out) { WhereLoop(in[0], in[1], in[2], out[0]); })
-    .set_gradient(np::OwnGrad([](GradBuilder& b, const OpAttrs&, GradIn in, GradIn, GradIn og) {
-      return std::vector<GradValue>{b.ZerosLike(in[0]), Masked(b, in[0], og[0], true, in[1]),
-                                    Masked(b, in[0], og[0], false, in[2])};
-    }, false), true, false);
+    .set_gradient(np::OwnGrad(
+                      [](GradBuilder& b, const OpAttrs&, GradIn in, GradIn, GradIn og) {
+                        return std::vector<GradValue>{b.ZerosLike(in[0]),
+                                                      Masked(b, in[0], og[0], true, in[1]),
+                                                      Masked(b, in[0], og[0], false, in[2])};
+                      },
+                      false),
+                  true, false);
 
 MX_REGISTER_OP(_npi_where_lscalar)
-    .describe("scalar where condition is non-zero else x (the scalar in x's dtype); condition and "
-              "x broadcast together.")
+    .describe(
+        "scalar where condition is non-zero else x (the scalar in x's dtype); condition and "
+        "x broadcast together.")
     .set_params<WhereScalarParam>()
     .set_num_inputs(2)
     .set_input_names(std::vector<std::string>{"condition", "x"})
     .set_infer_shape(WhereShape)
     .set_infer_type(WhereType)
-    .set_kernel(kRef, [](const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
-                         std::span<const NDArray> out) {
-      WhereLoop(in[0], ScalarOf(attrs.get<WhereScalarParam>().scalar, in[1].dtype()), in[1], out[0]);
-    })
-    .set_gradient(np::OwnGrad([](GradBuilder& b, const OpAttrs&, GradIn in, GradIn, GradIn og) {
-      return std::vector<GradValue>{b.ZerosLike(in[0]), Masked(b, in[0], og[0], false, in[1])};
-    }, false), true, false);
+    .set_kernel(kRef,
+                [](const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
+                   std::span<const NDArray> out) {
+                  WhereLoop(in[0], ScalarOf(attrs.get<WhereScalarParam>().scalar, in[1].dtype()),
+                            in[1], out[0]);
+                })
+    .set_gradient(np::OwnGrad(
+                      [](GradBuilder& b, const OpAttrs&, GradIn in, GradIn, GradIn og) {
+                        return std::vector<GradValue>{b.ZerosLike(in[0]),
+                                                      Masked(b, in[0], og[0], false, in[1])};
+                      },
+                      false),
+                  true, false);
 
 MX_REGISTER_OP(_npi_where_rscalar)
-    .describe("y where condition is non-zero else scalar (in y's dtype); condition and y broadcast "
-              "together.")
+    .describe(
+        "y where condition is non-zero else scalar (in y's dtype); condition and y broadcast "
+        "together.")
     .set_params<WhereScalarParam>()
     .set_num_inputs(2)
     .set_input_names(std::vector<std::string>{"condition", "y"})
     .set_infer_shape(WhereShape)
     .set_infer_type(WhereType)
-    .set_kernel(kRef, [](const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
-                         std::span<const NDArray> out) {
-      WhereLoop(in[0], in[1], ScalarOf(attrs.get<WhereScalarParam>().scalar, in[1].dtype()), out[0]);
-    })
-    .set_gradient(np::OwnGrad([](GradBuilder& b, const OpAttrs&, GradIn in, GradIn, GradIn og) {
-      return std::vector<GradValue>{b.ZerosLike(in[0]), Masked(b, in[0], og[0], true, in[1])};
-    }, false), true, false);
+    .set_kernel(kRef,
+                [](const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
+                   std::span<const NDArray> out) {
+                  WhereLoop(in[0], in[1],
+                            ScalarOf(attrs.get<WhereScalarParam>().scalar, in[1].dtype()), out[0]);
+                })
+    .set_gradient(np::OwnGrad(
+                      [](GradBuilder& b, const OpAttrs&, GradIn in, GradIn, GradIn og) {
+                        return std::vector<GradValue>{b.ZerosLike(in[0]),
+                                                      Masked(b, in[0], og[0], true, in[1])};
+                      },
+                      false),
+                  true, false);
 
 MX_REGISTER_OP(_npi_where_scalar2)
-    .describe("x where condition is non-zero else y, for scalar attributes x and y: float32 output "
-              "of condition's shape. Gradient: zero for condition.")
+    .describe(
+        "x where condition is non-zero else y, for scalar attributes x and y: float32 output "
+        "of condition's shape. Gradient: zero for condition.")
     .set_params<WhereScalar2Param>()
     .set_input_names(std::vector<std::string>{"condition"})
     .set_infer_shape(ElemwiseShape)
     .set_infer_type([](const OpAttrs&, DTypeVec*, DTypeVec* out) {
       MergeType(&(*out)[0], DTypeFlag(DType::kFloat32), "_npi_where_scalar2: output");
     })
-    .set_kernel(kRef, [](const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
-                         std::span<const NDArray> out) {
-      const auto& p = attrs.get<WhereScalar2Param>();
-      WhereLoop(in[0], ScalarOf(p.x, DType::kFloat32), ScalarOf(p.y, DType::kFloat32), out[0]);
-    })
+    .set_kernel(kRef,
+                [](const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
+                   std::span<const NDArray> out) {
+                  const auto& p = attrs.get<WhereScalar2Param>();
+                  WhereLoop(in[0], ScalarOf(p.x, DType::kFloat32), ScalarOf(p.y, DType::kFloat32),
+                            out[0]);
+                })
     .set_gradient(np::ZeroGrads, true, false);
 
 // ---- polyval ----
 void PolyvalShape(const OpAttrs&, ShapeVec* in, ShapeVec* out) {
   const Shape& p = (*in)[0];
   if (p.ndim_known() && p.ndim() != 1)
-    MX_THROW(absl::StatusCode::kInvalidArgument, "_npi_polyval: p must be 1-D, got shape ", p.ToString());
+    MX_THROW(absl::StatusCode::kInvalidArgument, "_npi_polyval: p must be 1-D, got shape ",
+             p.ToString());
   MergeShape(&(*out)[0], (*in)[1], "_npi_polyval: output");
   (*in)[1] = (*out)[0];
 }
@@ -179,7 +208,8 @@ void NumericSameType(const OpAttrs& attrs, DTypeVec* in, DTypeVec* out) {
 }
 
 // Horner in T (integers wrap).
-void PolyvalKernel(const OpContext&, const OpAttrs&, std::span<const NDArray> in, std::span<const NDArray> out) {
+void PolyvalKernel(const OpContext&, const OpAttrs&, std::span<const NDArray> in,
+                   std::span<const NDArray> out) {
   MX_NUMERIC_TYPE_SWITCH(in[1].dtype(), T, "_npi_polyval", {
     const T* p = static_cast<const T*>(in[0].data_ptr());
     const T* x = static_cast<const T*>(in[1].data_ptr());
@@ -188,7 +218,8 @@ void PolyvalKernel(const OpContext&, const OpAttrs&, std::span<const NDArray> in
     ParallelForRange(in[1].size(), 4096, [=](int64_t lo, int64_t hi) {
       for (int64_t i = lo; i < hi; ++i) {
         T r = T(0);
-        for (int64_t k = 0; k < n; ++k) r = ew::Binary<ew::Add, T>(ew::Binary<ew::Mul, T>(r, x[i]), p[k]);
+        for (int64_t k = 0; k < n; ++k)
+          r = ew::Binary<ew::Add, T>(ew::Binary<ew::Mul, T>(r, x[i]), p[k]);
         y[i] = r;
       }
     });
@@ -221,22 +252,28 @@ void PolyvalBackwardKernel(const OpContext&, const OpAttrs&, std::span<const NDA
 }
 
 MX_REGISTER_OP(_npi_polyval)
-    .describe("Evaluates the polynomial with coefficients p (1-D, highest power first) at x; p and "
-              "x: one numeric dtype (not bool); output of x's shape; empty p gives zeros.")
+    .describe(
+        "Evaluates the polynomial with coefficients p (1-D, highest power first) at x; p and "
+        "x: one numeric dtype (not bool); output of x's shape; empty p gives zeros.")
     .set_num_inputs(2)
     .set_input_names(std::vector<std::string>{"p", "x"})
     .set_infer_shape(PolyvalShape)
     .set_infer_type(NumericSameType)
     .set_kernel(kRef, PolyvalKernel)
-    .set_gradient(np::OwnGrad([](GradBuilder& b, const OpAttrs&, GradIn in, GradIn, GradIn og) {
-      const Op& op = OpRegistry::Get("_polyval_backward");
-      auto r = b.Apply(op, OpAttrs::Parse(op, {}), std::vector<GradValue>{og[0], in[0], in[1]});
-      return std::vector<GradValue>{r[0], r[1]};
-    }, false), true, false);
+    .set_gradient(np::OwnGrad(
+                      [](GradBuilder& b, const OpAttrs&, GradIn in, GradIn, GradIn og) {
+                        const Op& op = OpRegistry::Get("_polyval_backward");
+                        auto r = b.Apply(op, OpAttrs::Parse(op, {}),
+                                         std::vector<GradValue>{og[0], in[0], in[1]});
+                        return std::vector<GradValue>{r[0], r[1]};
+                      },
+                      false),
+                  true, false);
 
 MX_REGISTER_OP(_polyval_backward)
-    .describe("Gradients of _npi_polyval for output gradient g (x's shape), coefficients p (1-D) and "
-              "x: outputs dp (p's shape) and dx (x's shape); floating dtypes. Helper (not an MXNet op).")
+    .describe(
+        "Gradients of _npi_polyval for output gradient g (x's shape), coefficients p (1-D) and "
+        "x: outputs dp (p's shape) and dx (x's shape); floating dtypes. Helper (not an MXNet op).")
     .set_num_inputs(3)
     .set_num_outputs(2)
     .set_input_names(std::vector<std::string>{"ograd", "p", "x"})

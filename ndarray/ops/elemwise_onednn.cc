@@ -19,10 +19,14 @@ dnnl::engine& Engine() {
 
 dnnl::algorithm ToDnnl(Eltwise a) {
   switch (a) {
-    case Eltwise::kExp: return dnnl::algorithm::eltwise_exp;
-    case Eltwise::kTanh: return dnnl::algorithm::eltwise_tanh;
-    case Eltwise::kLogistic: return dnnl::algorithm::eltwise_logistic;
-    case Eltwise::kSqrt: return dnnl::algorithm::eltwise_sqrt;
+    case Eltwise::kExp:
+      return dnnl::algorithm::eltwise_exp;
+    case Eltwise::kTanh:
+      return dnnl::algorithm::eltwise_tanh;
+    case Eltwise::kLogistic:
+      return dnnl::algorithm::eltwise_logistic;
+    case Eltwise::kSqrt:
+      return dnnl::algorithm::eltwise_sqrt;
   }
   return dnnl::algorithm::eltwise_exp;
 }
@@ -44,7 +48,8 @@ std::shared_ptr<const Prim> Get(Eltwise alg, int64_t n) {
   }
   dnnl::memory::desc md({n}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a);
   dnnl::eltwise_forward::desc d(dnnl::prop_kind::forward_inference, ToDnnl(alg), md, 0.f, 0.f);
-  auto p = std::make_shared<const Prim>(Prim{md, dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(d, Engine()))});
+  auto p = std::make_shared<const Prim>(
+      Prim{md, dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(d, Engine()))});
   std::lock_guard<std::mutex> l(mu);
   if (cache->size() >= 1024) cache->clear();
   return cache->emplace(key, std::move(p)).first->second;

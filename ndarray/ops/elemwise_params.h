@@ -27,7 +27,8 @@ struct CastParam {
   static void Declare(D& d) {
     d.field("dtype", &CastParam::dtype)
         .required()
-        .choices({"bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "int8", "uint8"})
+        .choices({"bfloat16", "bool", "float16", "float32", "float64", "int32", "int64", "int8",
+                  "uint8"})
         .describe("Output data type.");
   }
 };

@@ -63,26 +63,31 @@ AttrDict AttrsFromJson(const json& j) {
 
 // Tolerances by dtype: integers and bool exact; floats allow rounding differences between
 // MXNet's and our (composed) formulas.
-::testing::AssertionResult Matches(const NDArray& got, const NDArray& want, double f32_rtol = 2e-5) {
+::testing::AssertionResult Matches(const NDArray& got, const NDArray& want,
+                                   double f32_rtol = 2e-5) {
   if (got.dtype() != want.dtype())
-    return ::testing::AssertionFailure() << "dtype " << DTypeName(got.dtype()) << " vs expected "
-                                         << DTypeName(want.dtype());
+    return ::testing::AssertionFailure()
+           << "dtype " << DTypeName(got.dtype()) << " vs expected " << DTypeName(want.dtype());
   switch (want.dtype()) {
-    case DType::kFloat64: return AllClose(got, want, 1e-9, 1e-12);
-    case DType::kFloat32: return AllClose(got, want, f32_rtol, 1e-6);
+    case DType::kFloat64:
+      return AllClose(got, want, 1e-9, 1e-12);
+    case DType::kFloat32:
+      return AllClose(got, want, f32_rtol, 1e-6);
     case DType::kFloat16:
-    case DType::kBFloat16: return AllClose(got, want, 2e-3, 1e-3);
-    default: return AllClose(got, want, 0, 0);
+    case DType::kBFloat16:
+      return AllClose(got, want, 2e-3, 1e-3);
+    default:
+      return AllClose(got, want, 0, 0);
   }
 }
 
 // Ops whose float32 gradients go through longer compositions (more rounding) than MXNet's
 // fused backward kernels.
 double GradRtol(const std::string& op) {
-  static const std::set<std::string> loose = {"gamma", "gammaln", "erfinv", "arccosh", "rcbrt",
-                                              "rsqrt", "broadcast_power", "_power", "_rpower_scalar",
-                                              "_power_scalar", "broadcast_hypot", "_hypot",
-                                              "_hypot_scalar", "tan", "cbrt", "arcsin", "arccos"};
+  static const std::set<std::string> loose = {
+      "gamma",           "gammaln", "erfinv",         "arccosh",       "rcbrt",           "rsqrt",
+      "broadcast_power", "_power",  "_rpower_scalar", "_power_scalar", "broadcast_hypot", "_hypot",
+      "_hypot_scalar",   "tan",     "cbrt",           "arcsin",        "arccos"};
   return loose.count(op) ? 2e-4 : 2e-5;
 }
 
@@ -155,9 +160,12 @@ TEST(ElemwiseVsMXNet, NamesAliasesAndAttributes) {
     std::vector<std::string> inputs = it.value()["inputs"].get<std::vector<std::string>>();
     if (canonical != "add_n") {
       OpAttrs attrs;
-      if (canonical == "clip") attrs = OpAttrs::Parse(*op, {{"a_min", "0"}, {"a_max", "1"}});
-      else if (canonical == "cast") attrs = OpAttrs::Parse(*op, {{"dtype", "float32"}});
-      else attrs = OpAttrs::Parse(*op, {});
+      if (canonical == "clip")
+        attrs = OpAttrs::Parse(*op, {{"a_min", "0"}, {"a_max", "1"}});
+      else if (canonical == "cast")
+        attrs = OpAttrs::Parse(*op, {{"dtype", "float32"}});
+      else
+        attrs = OpAttrs::Parse(*op, {});
       EXPECT_EQ(op->InputNames(attrs), inputs);
     }
   }
@@ -165,7 +173,9 @@ TEST(ElemwiseVsMXNet, NamesAliasesAndAttributes) {
 
 // ---------------------------------------------------------------------------------------------
 // Hand-computed values and rules.
-NDArray F32(std::vector<double> v, Shape s) { return NDArray::FromVector(v, s, cpu(), DType::kFloat32); }
+NDArray F32(std::vector<double> v, Shape s) {
+  return NDArray::FromVector(v, s, cpu(), DType::kFloat32);
+}
 NDArray Typed(std::vector<double> v, DType t) {
   return NDArray::FromVector(v, Shape{static_cast<int64_t>(v.size())}, cpu(), t);
 }
@@ -193,10 +203,10 @@ TEST(Elemwise, BroadcastValues) {
   NDArray c = nd::broadcast_add(a, b);
   ASSERT_EQ(c.shape(), (Shape{2, 4, 3}));
   std::vector<double> v = Vals(c);
-  EXPECT_EQ(v[0], 11);   // a[0,0,0] + b[0,0]
-  EXPECT_EQ(v[5], 63);   // a[0,0,2] + b[1,2]
-  EXPECT_EQ(v[12], 14);  // a[1,0,0] + b[0,0]
-  EXPECT_EQ(v[23], 126); // a[1,0,2] + b[3,2]
+  EXPECT_EQ(v[0], 11);    // a[0,0,0] + b[0,0]
+  EXPECT_EQ(v[5], 63);    // a[0,0,2] + b[1,2]
+  EXPECT_EQ(v[12], 14);   // a[1,0,0] + b[0,0]
+  EXPECT_EQ(v[23], 126);  // a[1,0,2] + b[3,2]
   // Zero-size broadcast gives an empty result of the right shape.
   EXPECT_EQ(nd::broadcast_mul(NDArray::Full({0, 3}, 1), NDArray::Full({1, 3}, 2)).size(), 0);
 }
@@ -230,7 +240,8 @@ TEST(Elemwise, IncompatibleShapesNameOpAndShapes) {
     EXPECT_NE(m.find("where"), std::string::npos) << m;
     EXPECT_NE(m.find("(1, 3)"), std::string::npos) << m;
   }
-  EXPECT_THROW(nd::where(NDArray::Full({3}, 1), NDArray::Full({2, 3}, 1), NDArray::Full({2, 3}, 1)), Error);
+  EXPECT_THROW(nd::where(NDArray::Full({3}, 1), NDArray::Full({2, 3}, 1), NDArray::Full({2, 3}, 1)),
+               Error);
   EXPECT_THROW(nd::add_n({NDArray::Full({2}, 1), NDArray::Full({3}, 1)}), Error);
 }
 
@@ -260,7 +271,8 @@ TEST(Elemwise, DTypeErrors) {
     EXPECT_NE(m.find("int16"), std::string::npos) << m;
   }
   // clip needs both bounds.
-  EXPECT_THROW(Invoke("clip", std::vector<NDArray>{NDArray::Full({2}, 1)}, {{"a_min", "0"}}), Error);
+  EXPECT_THROW(Invoke("clip", std::vector<NDArray>{NDArray::Full({2}, 1)}, {{"a_min", "0"}}),
+               Error);
   EXPECT_THROW(Invoke("add_n", std::vector<NDArray>{}, {{"num_args", "0"}}), Error);
 }
 
@@ -323,8 +335,10 @@ TEST(Elemwise, IntegerArithmetic) {
   EXPECT_EQ(Vals(nd::square(Typed({-3, 20}, DType::kInt8))), (std::vector<double>{9, -112}));
   EXPECT_EQ(Vals(nd::abs(Typed({-128, 127}, DType::kInt8))), (std::vector<double>{-128, 127}));
   EXPECT_EQ(Vals(nd::exp(Typed({1, 2, 3}, DType::kInt32))), (std::vector<double>{2, 7, 20}));
-  EXPECT_EQ(Vals(nd::reciprocal(Typed({1, 2, 0, -1}, DType::kInt64))), (std::vector<double>{1, 0, 0, -1}));
-  EXPECT_EQ(Vals(nd::clip(Typed({-5, 5, 0}, DType::kInt32), -1.5f, 2.7f)), (std::vector<double>{-1, 2, 0}));
+  EXPECT_EQ(Vals(nd::reciprocal(Typed({1, 2, 0, -1}, DType::kInt64))),
+            (std::vector<double>{1, 0, 0, -1}));
+  EXPECT_EQ(Vals(nd::clip(Typed({-5, 5, 0}, DType::kInt32), -1.5f, 2.7f)),
+            (std::vector<double>{-1, 2, 0}));
   EXPECT_EQ(Vals(nd::add_n({Typed({1, 2}, DType::kInt64), Typed({3, -4}, DType::kInt64)})),
             (std::vector<double>{4, -2}));
   // int64 stays exact beyond float64's 2^53.
@@ -346,11 +360,14 @@ TEST(Elemwise, FloatEdgeValues) {
   NDArray m1 = F32({nan, 1, nan, 2}, {4}), m2 = F32({1, nan, nan, 1}, {4});
   EXPECT_TRUE(AllClose(nd::broadcast_maximum(m1, m2), F32({nan, nan, nan, 2}, {4})));
   EXPECT_TRUE(AllClose(nd::broadcast_minimum(m1, m2), F32({nan, nan, nan, 1}, {4})));
-  EXPECT_TRUE(AllClose(nd::clip(F32({nan, -5, 5, 0.25}, {4}), -1, 1), F32({nan, -1, 1, 0.25}, {4})));
-  EXPECT_TRUE(AllClose(nd::erfinv(F32({-1, 0, 1, 1.5}, {4})), F32({-INFINITY, 0, INFINITY, nan}, {4})));
+  EXPECT_TRUE(
+      AllClose(nd::clip(F32({nan, -5, 5, 0.25}, {4}), -1, 1), F32({nan, -1, 1, 0.25}, {4})));
+  EXPECT_TRUE(
+      AllClose(nd::erfinv(F32({-1, 0, 1, 1.5}, {4})), F32({-INFINITY, 0, INFINITY, nan}, {4})));
   EXPECT_TRUE(AllClose(F32({1, -1, 0}, {3}) / 0.0, F32({INFINITY, -INFINITY, nan}, {3})));
   EXPECT_TRUE(AllClose(nd::mod_scalar(F32({5, -5}, {2}), 0), F32({0, 0}, {2})));
-  EXPECT_TRUE(AllClose(nd::smooth_l1(F32({-2, -0.5, 0.5, 2}, {4})), F32({1.5, 0.125, 0.125, 1.5}, {4})));
+  EXPECT_TRUE(
+      AllClose(nd::smooth_l1(F32({-2, -0.5, 0.5, 2}, {4})), F32({1.5, 0.125, 0.125, 1.5}, {4})));
   EXPECT_TRUE(AllClose(nd::smooth_l1(F32({-2, 0.25}, {2}), 0.0), F32({0, 0}, {2})));
   // float64 precision of the special functions.
   NDArray d = NDArray::FromVector(std::vector<double>{0.3, -0.999, 1e-10}, Shape{3});
@@ -397,10 +414,11 @@ std::vector<Shape> RandomBroadcastPair(std::mt19937_64& gen, Shape* out) {
 
 TEST(ElemwiseKernels, OptimizedMatchesReferenceOnBroadcastPatterns) {
   std::mt19937_64 gen(42);
-  const char* ops[] = {"broadcast_add", "broadcast_sub", "broadcast_mul", "broadcast_div", "broadcast_mod",
-                       "broadcast_maximum", "broadcast_greater", "broadcast_logical_xor", "broadcast_power"};
-  const DType types[] = {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kInt32,
-                         DType::kUint8, DType::kInt64, DType::kBFloat16, DType::kInt8};
+  const char* ops[] = {"broadcast_add",     "broadcast_sub",         "broadcast_mul",
+                       "broadcast_div",     "broadcast_mod",         "broadcast_maximum",
+                       "broadcast_greater", "broadcast_logical_xor", "broadcast_power"};
+  const DType types[] = {DType::kFloat32, DType::kFloat64, DType::kFloat16,  DType::kInt32,
+                         DType::kUint8,   DType::kInt64,   DType::kBFloat16, DType::kInt8};
   int checked = 0;
   for (int trial = 0; trial < 150; ++trial) {
     Shape o;
@@ -412,9 +430,12 @@ TEST(ElemwiseKernels, OptimizedMatchesReferenceOnBroadcastPatterns) {
     NDArray got(ref[0].shape(), cpu(), ref[0].dtype()), want(ref[0].shape(), cpu(), ref[0].dtype());
     std::vector<NDArray> in{a, b};
     OpContext ctx;
-    (*op.FindKernel({DeviceType::kCPU, Backend::kReference}))(ctx, OpAttrs::Parse(op, {}), in, std::vector<NDArray>{want});
-    (*op.FindKernel({DeviceType::kCPU, Backend::kOptimized}))(ctx, OpAttrs::Parse(op, {}), in, std::vector<NDArray>{got});
-    EXPECT_TRUE(AllClose(got, want, 0, 0)) << op.name << " " << s[0] << " vs " << s[1] << " " << DTypeName(t);
+    (*op.FindKernel({DeviceType::kCPU, Backend::kReference}))(ctx, OpAttrs::Parse(op, {}), in,
+                                                              std::vector<NDArray>{want});
+    (*op.FindKernel({DeviceType::kCPU, Backend::kOptimized}))(ctx, OpAttrs::Parse(op, {}), in,
+                                                              std::vector<NDArray>{got});
+    EXPECT_TRUE(AllClose(got, want, 0, 0))
+        << op.name << " " << s[0] << " vs " << s[1] << " " << DTypeName(t);
     ++checked;
   }
   EXPECT_EQ(checked, 150);
@@ -422,31 +443,37 @@ TEST(ElemwiseKernels, OptimizedMatchesReferenceOnBroadcastPatterns) {
 
 TEST(ElemwiseKernels, LargeArraysUseParallelPathsCorrectly) {
   // Big enough for several OpenMP chunks, with row, column and scalar broadcasting.
-  const std::vector<std::pair<Shape, Shape>> pairs = {
-      {{300, 500}, {500}}, {{300, 500}, {300, 1}}, {{300, 500}, {1}}, {{7, 1, 9000}, {5, 1}},
-      {{150000}, {150000}}};
+  const std::vector<std::pair<Shape, Shape>> pairs = {{{300, 500}, {500}},
+                                                      {{300, 500}, {300, 1}},
+                                                      {{300, 500}, {1}},
+                                                      {{7, 1, 9000}, {5, 1}},
+                                                      {{150000}, {150000}}};
   for (const auto& [sa, sb] : pairs) {
-    NDArray a = RandomArray(sa, -2, 2, 1, DType::kFloat32), b = RandomArray(sb, -2, 2, 2, DType::kFloat32);
+    NDArray a = RandomArray(sa, -2, 2, 1, DType::kFloat32),
+            b = RandomArray(sb, -2, 2, 2, DType::kFloat32);
     for (const char* name : {"broadcast_add", "broadcast_hypot", "broadcast_minimum"}) {
       const Op& op = OpRegistry::Get(name);
       OpAttrs attrs = OpAttrs::Parse(op, {});
       NDArray want = Invoke(op, attrs, std::vector<NDArray>{a, b})[0];
       NDArray ref(want.shape(), cpu(), want.dtype());
-      (*op.FindKernel({DeviceType::kCPU, Backend::kReference}))(OpContext{}, attrs, std::vector<NDArray>{a, b},
-                                                              std::vector<NDArray>{ref});
+      (*op.FindKernel({DeviceType::kCPU, Backend::kReference}))(
+          OpContext{}, attrs, std::vector<NDArray>{a, b}, std::vector<NDArray>{ref});
       EXPECT_TRUE(AllClose(want, ref, 0, 0)) << name << " " << sa << " vs " << sb;
     }
   }
   NDArray x = RandomArray({200000}, -3, 3, 5, DType::kFloat32);
-  for (const char* name : {"exp", "tanh", "relu", "sigmoid", "_greater_scalar", "clip", "smooth_l1", "log", "sqrt"}) {
+  for (const char* name :
+       {"exp", "tanh", "relu", "sigmoid", "_greater_scalar", "clip", "smooth_l1", "log", "sqrt"}) {
     const Op& op = OpRegistry::Get(name);
     AttrDict d;
     if (std::string(name) == "_greater_scalar") d = {{"scalar", "0.5"}};
     if (std::string(name) == "clip") d = {{"a_min", "-1"}, {"a_max", "1"}};
     OpAttrs attrs = OpAttrs::Parse(op, d);
     NDArray opt(x.shape()), ref(x.shape());
-    (*op.FindKernel({DeviceType::kCPU, Backend::kOptimized}))(OpContext{}, attrs, std::vector<NDArray>{x}, std::vector<NDArray>{opt});
-    (*op.FindKernel({DeviceType::kCPU, Backend::kReference}))(OpContext{}, attrs, std::vector<NDArray>{x}, std::vector<NDArray>{ref});
+    (*op.FindKernel({DeviceType::kCPU, Backend::kOptimized}))(
+        OpContext{}, attrs, std::vector<NDArray>{x}, std::vector<NDArray>{opt});
+    (*op.FindKernel({DeviceType::kCPU, Backend::kReference}))(
+        OpContext{}, attrs, std::vector<NDArray>{x}, std::vector<NDArray>{ref});
     // exp/tanh/sigmoid run on oneDNN's JIT eltwise here: a few ulp from libm.
     EXPECT_TRUE(AllClose(opt, ref, 5e-6, 1e-7)) << name;
   }
@@ -457,21 +484,24 @@ TEST(ElemwiseKernels, LargeArraysUseParallelPathsCorrectly) {
 TEST(ElemwiseKernels, OneDnnPathKeepsSpecialValues) {
   const int64_t n = 3 * ops::ew::onednn::kMinElements;
   std::vector<double> v = RandomArray({n}, -5, 5, 9, DType::kFloat64).ToVector<double>();
-  const double specials[] = {std::nan(""), INFINITY, -INFINITY, 0.0, -0.0, 1e-30, -1e-30, 88.8, -88.8,
-                             100, -100, 1e30, -1e30, 1e-45, 3.4e38, -3.4e38};
+  const double specials[] = {std::nan(""), INFINITY, -INFINITY, 0.0,    -0.0, 1e-30,
+                             -1e-30,       88.8,     -88.8,     100,    -100, 1e30,
+                             -1e30,        1e-45,    3.4e38,    -3.4e38};
   for (size_t i = 0; i < std::size(specials); ++i) v[i * 997] = specials[i];
   NDArray x = NDArray::FromVector(v, Shape{n}, cpu(), DType::kFloat32);
   for (const char* name : {"exp", "log", "sqrt", "tanh", "sigmoid"}) {
     const Op& op = OpRegistry::Get(name);
     OpAttrs attrs = OpAttrs::Parse(op, {});
     NDArray opt(x.shape()), ref(x.shape());
-    (*op.FindKernel({DeviceType::kCPU, Backend::kOptimized}))(OpContext{}, attrs, std::vector<NDArray>{x}, std::vector<NDArray>{opt});
-    (*op.FindKernel({DeviceType::kCPU, Backend::kReference}))(OpContext{}, attrs, std::vector<NDArray>{x}, std::vector<NDArray>{ref});
+    (*op.FindKernel({DeviceType::kCPU, Backend::kOptimized}))(
+        OpContext{}, attrs, std::vector<NDArray>{x}, std::vector<NDArray>{opt});
+    (*op.FindKernel({DeviceType::kCPU, Backend::kReference}))(
+        OpContext{}, attrs, std::vector<NDArray>{x}, std::vector<NDArray>{ref});
     EXPECT_TRUE(AllClose(opt, ref, 5e-6, 1e-37)) << name;
     // In place (the memory planner may share the buffer).
     NDArray inplace = x.copy();
-    (*op.FindKernel({DeviceType::kCPU, Backend::kOptimized}))(OpContext{}, attrs, std::vector<NDArray>{inplace},
-                                                            std::vector<NDArray>{inplace});
+    (*op.FindKernel({DeviceType::kCPU, Backend::kOptimized}))(
+        OpContext{}, attrs, std::vector<NDArray>{inplace}, std::vector<NDArray>{inplace});
     EXPECT_TRUE(AllClose(inplace, ref, 5e-6, 1e-37)) << name << " in place";
   }
 }
@@ -485,8 +515,8 @@ TEST(ElemwiseKernels, CastFloat16FastPathMatchesReference) {
   std::uniform_int_distribution<int> ex(-30, 20);
   std::vector<double> v(n);
   for (auto& e : v) e = std::ldexp(mant(gen), ex(gen));
-  const double specials[] = {std::nan(""), INFINITY, -INFINITY, 0.0, -0.0, 65504, 65520, -65536,
-                             6.1e-5, 5.96e-8, 2.98e-8, 1e-9, 1.00048828125};
+  const double specials[] = {std::nan(""), INFINITY, -INFINITY, 0.0,     -0.0, 65504,        65520,
+                             -65536,       6.1e-5,   5.96e-8,   2.98e-8, 1e-9, 1.00048828125};
   for (size_t i = 0; i < std::size(specials); ++i) v[i * 7001] = specials[i];
   NDArray x = NDArray::FromVector(v, Shape{n}, cpu(), DType::kFloat32);
   const Op& op = OpRegistry::Get("cast");
@@ -494,8 +524,10 @@ TEST(ElemwiseKernels, CastFloat16FastPathMatchesReference) {
     NDArray src = to == DType::kFloat16 ? x : x.astype(DType::kFloat16);
     OpAttrs attrs = OpAttrs::Parse(op, {{"dtype", std::string(DTypeName(to))}});
     NDArray opt(x.shape(), cpu(), to), ref(x.shape(), cpu(), to);
-    (*op.FindKernel({DeviceType::kCPU, Backend::kOptimized}))(OpContext{}, attrs, std::vector<NDArray>{src}, std::vector<NDArray>{opt});
-    (*op.FindKernel({DeviceType::kCPU, Backend::kReference}))(OpContext{}, attrs, std::vector<NDArray>{src}, std::vector<NDArray>{ref});
+    (*op.FindKernel({DeviceType::kCPU, Backend::kOptimized}))(
+        OpContext{}, attrs, std::vector<NDArray>{src}, std::vector<NDArray>{opt});
+    (*op.FindKernel({DeviceType::kCPU, Backend::kReference}))(
+        OpContext{}, attrs, std::vector<NDArray>{src}, std::vector<NDArray>{ref});
     EXPECT_TRUE(AllClose(opt, ref, 0, 0)) << DTypeName(to);
     if (to == DType::kFloat16) {
       const uint16_t* a = static_cast<const uint16_t*>(opt.data_ptr());
@@ -517,7 +549,8 @@ class TapeBuilder final : public GradBuilder {
     return GradValue{static_cast<int>(values_.size()) - 1};
   }
   const NDArray& Get(GradValue v) const { return values_[v.id]; }
-  std::vector<GradValue> Apply(const Op& op, const OpAttrs& attrs, std::span<const GradValue> inputs) override {
+  std::vector<GradValue> Apply(const Op& op, const OpAttrs& attrs,
+                               std::span<const GradValue> inputs) override {
     Node n{&op, attrs, {}, {}};
     std::vector<NDArray> in;
     for (GradValue v : inputs) n.in.push_back(v.id), in.push_back(values_[v.id]);
@@ -620,10 +653,12 @@ TEST(ElemwiseGradients, SecondOrderMatchesFiniteDifferences) {
         xm[e] -= eps;
         p[j] = NDArray::FromVector(xp, x[j].shape());
         m[j] = NDArray::FromVector(xm, x[j].shape());
-        fd[e] = (GradientFunctional(op, attrs, p, w, v, which) - GradientFunctional(op, attrs, m, w, v, which)) /
+        fd[e] = (GradientFunctional(op, attrs, p, w, v, which) -
+                 GradientFunctional(op, attrs, m, w, v, which)) /
                 (2 * eps);
       }
-      EXPECT_TRUE(AllClose(hess, NDArray::FromVector(fd, x[j].shape()), 1e-4, 1e-5)) << "input " << j;
+      EXPECT_TRUE(AllClose(hess, NDArray::FromVector(fd, x[j].shape()), 1e-4, 1e-5))
+          << "input " << j;
     }
     ++checked;
   }
@@ -640,8 +675,10 @@ TEST(ElemwiseGradients, HigherOrderOfUnaryOpsByHand) {
     GradValue xv = t.Leaf(x);
     std::vector<GradValue> y = t.Apply(op, attrs, std::vector<GradValue>{xv});
     GradValue ones = t.Leaf(nd::ones_like(x));
-    GradValue d1 = op.gradient(t, attrs, std::vector<GradValue>{xv}, y, std::vector<GradValue>{ones})[0];
-    return std::make_pair(t.Get(d1).ToVector<double>(), t.Backward({{d1, nd::ones_like(x)}}, xv).ToVector<double>());
+    GradValue d1 =
+        op.gradient(t, attrs, std::vector<GradValue>{xv}, y, std::vector<GradValue>{ones})[0];
+    return std::make_pair(t.Get(d1).ToVector<double>(),
+                          t.Backward({{d1, nd::ones_like(x)}}, xv).ToVector<double>());
   };
   std::vector<double> xs = x.ToVector<double>();
   auto [d_sin, dd_sin] = second("sin");

@@ -20,7 +20,7 @@ using ew::At;
 using ew::S;
 using ew::U;
 
-#define MX_EW_UNARY(NAME, FN, DOC)                                                           \
+#define MX_EW_UNARY(NAME, FN, DOC)                                                            \
   MX_REGISTER_OP(NAME)                                                                        \
       .describe(DOC)                                                                          \
       .add_inplace(0, 0)                                                                      \
@@ -28,13 +28,13 @@ using ew::U;
       .set_kernel({DeviceType::kCPU, Backend::kOptimized}, ew::UnaryKernel<FN, true>(#NAME))
 
 // Gradient lambda of a unary op: x = input, y = output, g = output gradient.
-#define MX_EW_GRAD(EXPR)                                                                      \
-  [](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,                           \
-     std::span<const GradValue> out, std::span<const GradValue> og) {                         \
-    [[maybe_unused]] GradValue x = At(in, 0);                                                 \
-    [[maybe_unused]] GradValue y = At(out, 0);                                                \
-    [[maybe_unused]] GradValue g = og[0];                                                     \
-    return std::vector<GradValue>{EXPR};                                                      \
+#define MX_EW_GRAD(EXPR)                                              \
+  [](GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,   \
+     std::span<const GradValue> out, std::span<const GradValue> og) { \
+    [[maybe_unused]] GradValue x = At(in, 0);                         \
+    [[maybe_unused]] GradValue y = At(out, 0);                        \
+    [[maybe_unused]] GradValue g = og[0];                             \
+    return std::vector<GradValue>{EXPR};                              \
   }
 #define MX_EW_ZERO_GRAD MX_EW_GRAD(b.ZerosLike(x)), true, false
 
@@ -96,7 +96,9 @@ MX_EW_UNARY(ceil, ew::Ceil, "Elementwise ceiling. Gradient: zero.")
 MX_EW_UNARY(round, ew::Round, "Elementwise rounding, halves away from zero. Gradient: zero.")
     .add_alias("_sparse_round")
     .set_gradient(MX_EW_ZERO_GRAD);
-MX_EW_UNARY(rint, ew::Rint, "Elementwise nearest integer, halves to the lower one (1.5 -> 1, -0.5 -> -1). Gradient: zero.")
+MX_EW_UNARY(
+    rint, ew::Rint,
+    "Elementwise nearest integer, halves to the lower one (1.5 -> 1, -0.5 -> -1). Gradient: zero.")
     .add_alias("_sparse_rint")
     .set_gradient(MX_EW_ZERO_GRAD);
 MX_EW_UNARY(fix, ew::Trunc, "Elementwise rounding toward zero. Gradient: zero.")
@@ -105,7 +107,8 @@ MX_EW_UNARY(fix, ew::Trunc, "Elementwise rounding toward zero. Gradient: zero.")
 MX_EW_UNARY(trunc, ew::Trunc, "Elementwise truncation toward zero. Gradient: zero.")
     .add_alias("_sparse_trunc")
     .set_gradient(MX_EW_ZERO_GRAD);
-MX_EW_UNARY(logical_not, ew::LogicalNot, "Elementwise 1 where x == 0 else 0 (input dtype). Gradient: zero.")
+MX_EW_UNARY(logical_not, ew::LogicalNot,
+            "Elementwise 1 where x == 0 else 0 (input dtype). Gradient: zero.")
     .set_gradient(MX_EW_ZERO_GRAD);
 
 // ---- trigonometric ----
@@ -124,9 +127,9 @@ MX_EW_UNARY(arcsin, ew::Arcsin, "Elementwise inverse sine, in [-pi/2, pi/2].")
                   true, false);
 MX_EW_UNARY(arccos, ew::Arccos, "Elementwise inverse cosine, in [0, pi].")
     .add_alias("_sparse_arccos")
-    .set_gradient(
-        MX_EW_GRAD(b.Neg(b.Mul(g, U(b, "rsqrt", S(b, "_rminus_scalar", U(b, "square", x), 1))))),
-        true, false);
+    .set_gradient(MX_EW_GRAD(b.Neg(b.Mul(g, U(b, "rsqrt",
+                                              S(b, "_rminus_scalar", U(b, "square", x), 1))))),
+                  true, false);
 MX_EW_UNARY(arctan, ew::Arctan, "Elementwise inverse tangent, in (-pi/2, pi/2).")
     .add_alias("_sparse_arctan")
     .set_gradient(MX_EW_GRAD(b.Div(g, b.AddScalar(U(b, "square", x), 1))), true, false);
@@ -149,10 +152,12 @@ MX_EW_UNARY(tanh, ew::Tanh, "Elementwise hyperbolic tangent.")
     .set_gradient(MX_EW_GRAD(b.Mul(g, S(b, "_rminus_scalar", U(b, "square", y), 1))), false, true);
 MX_EW_UNARY(arcsinh, ew::Arcsinh, "Elementwise inverse hyperbolic sine.")
     .add_alias("_sparse_arcsinh")
-    .set_gradient(MX_EW_GRAD(b.Mul(g, U(b, "rsqrt", b.AddScalar(U(b, "square", x), 1)))), true, false);
+    .set_gradient(MX_EW_GRAD(b.Mul(g, U(b, "rsqrt", b.AddScalar(U(b, "square", x), 1)))), true,
+                  false);
 MX_EW_UNARY(arccosh, ew::Arccosh, "Elementwise inverse hyperbolic cosine (x >= 1).")
     .add_alias("_sparse_arccosh")
-    .set_gradient(MX_EW_GRAD(b.Mul(g, U(b, "rsqrt", b.AddScalar(U(b, "square", x), -1)))), true, false);
+    .set_gradient(MX_EW_GRAD(b.Mul(g, U(b, "rsqrt", b.AddScalar(U(b, "square", x), -1)))), true,
+                  false);
 MX_EW_UNARY(arctanh, ew::Arctanh, "Elementwise inverse hyperbolic tangent (|x| < 1).")
     .add_alias("_sparse_arctanh")
     .set_gradient(MX_EW_GRAD(b.Div(g, S(b, "_rminus_scalar", U(b, "square", x), 1))), true, false);
@@ -160,18 +165,21 @@ MX_EW_UNARY(arctanh, ew::Arctanh, "Elementwise inverse hyperbolic tangent (|x| <
 // ---- special functions ----
 MX_EW_UNARY(erf, ew::Erf, "Elementwise Gauss error function.")
     .add_alias("_npx_erf")
-    .set_gradient(
-        MX_EW_GRAD(b.Mul(g, b.MulScalar(U(b, "exp", b.Neg(U(b, "square", x))), 2 / std::sqrt(kPi)))),
-        true, false);
+    .set_gradient(MX_EW_GRAD(b.Mul(g, b.MulScalar(U(b, "exp", b.Neg(U(b, "square", x))),
+                                                  2 / std::sqrt(kPi)))),
+                  true, false);
 MX_EW_UNARY(erfinv, ew::Erfinv, "Elementwise inverse error function (+-inf at +-1, NaN outside).")
     .add_alias("_npx_erfinv")
-    .set_gradient(MX_EW_GRAD(b.Mul(g, b.MulScalar(U(b, "exp", U(b, "square", y)), std::sqrt(kPi) / 2))),
+    .set_gradient(MX_EW_GRAD(b.Mul(g, b.MulScalar(U(b, "exp", U(b, "square", y)),
+                                                  std::sqrt(kPi) / 2))),
                   false, true);
 MX_EW_UNARY(gamma, ew::Gamma, "Elementwise gamma function.")
-    .add_alias("_npx_gamma").add_alias("_sparse_gamma")
+    .add_alias("_npx_gamma")
+    .add_alias("_sparse_gamma")
     .set_gradient(MX_EW_GRAD(b.Mul(g, b.Mul(y, U(b, "_digamma", x)))), true, true);
 MX_EW_UNARY(gammaln, ew::Gammaln, "Elementwise log of the absolute value of the gamma function.")
-    .add_alias("_npx_gammaln").add_alias("_sparse_gammaln")
+    .add_alias("_npx_gammaln")
+    .add_alias("_sparse_gammaln")
     .set_gradient(MX_EW_GRAD(b.Mul(g, U(b, "_digamma", x))), true, false);
 MX_EW_UNARY(_digamma, ew::Digamma,
             "Elementwise digamma psi(x) = d/dx log gamma(x); helper of the gamma/gammaln gradients "
@@ -189,7 +197,8 @@ MX_EW_UNARY(sigmoid, ew::Sigmoid, "Elementwise 1 / (1 + exp(-x)).")
     .add_alias("_sparse_sigmoid")
     .set_gradient(MX_EW_GRAD(b.Mul(g, b.Mul(y, S(b, "_rminus_scalar", y, 1)))), false, true);
 MX_EW_UNARY(softsign, ew::Softsign, "Elementwise x / (1 + |x|).")
-    .set_gradient(MX_EW_GRAD(b.Div(g, U(b, "square", b.AddScalar(U(b, "abs", x), 1)))), true, false);
+    .set_gradient(MX_EW_GRAD(b.Div(g, U(b, "square", b.AddScalar(U(b, "abs", x), 1)))), true,
+                  false);
 
 }  // namespace
 }  // namespace mxnet::ops

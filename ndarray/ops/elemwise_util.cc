@@ -50,7 +50,9 @@ double DigammaD(double x) {
   }
   double f = 1 / (x * x);
   double series =
-      f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f * (1.0 / 132 - f * (691.0 / 32760))))));
+      f *
+      (1.0 / 12 -
+       f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f * (1.0 / 132 - f * (691.0 / 32760))))));
   return acc + std::log(x) - 0.5 / x - series;
 }
 
@@ -68,8 +70,11 @@ double TrigammaD(double x) {
     x += 1;
   }
   double f = 1 / (x * x);
-  double series = 1 / x + f / 2 +
-                  f / x * (1.0 / 6 - f * (1.0 / 30 - f * (1.0 / 42 - f * (1.0 / 30 - f * (5.0 / 66 - f * (691.0 / 2730))))));
+  double series =
+      1 / x + f / 2 +
+      f / x *
+          (1.0 / 6 -
+           f * (1.0 / 30 - f * (1.0 / 42 - f * (1.0 / 30 - f * (5.0 / 66 - f * (691.0 / 2730))))));
   return acc + series;
 }
 
@@ -146,7 +151,8 @@ namespace {
 __attribute__((target("avx,f16c"))) void FloatToHalfF16C(const float* x, uint16_t* y, size_t n) {
   size_t i = 0;
   for (; i + 8 <= n; i += 8) {
-    __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m128i h =
+        _mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), h);
   }
   for (; i < n; ++i) y[i] = Half(x[i]).bits;
@@ -154,7 +160,8 @@ __attribute__((target("avx,f16c"))) void FloatToHalfF16C(const float* x, uint16_
 __attribute__((target("avx,f16c"))) void HalfToFloatF16C(const uint16_t* x, float* y, size_t n) {
   size_t i = 0;
   for (; i + 8 <= n; i += 8)
-    _mm256_storeu_ps(y + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i))));
+    _mm256_storeu_ps(y + i,
+                     _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i))));
   for (; i < n; ++i) y[i] = Half::ToFloat(x[i]);
 }
 bool HasF16C() {

@@ -50,20 +50,31 @@ inline T FromDouble(double v) {
 // A double attribute (scalar, clip bound) in the element type T, as MXNet's `DType(scalar)`.
 template <typename T>
 inline T ScalarAs(double s) {
-  if constexpr (std::is_floating_point_v<T>) return static_cast<T>(s);
-  else if constexpr (kIsHalf<T>) return T(static_cast<float>(s));
-  else return FromDouble<T>(s);
+  if constexpr (std::is_floating_point_v<T>)
+    return static_cast<T>(s);
+  else if constexpr (kIsHalf<T>)
+    return T(static_cast<float>(s));
+  else
+    return FromDouble<T>(s);
 }
 
 // Wrapping integer arithmetic (no signed-overflow UB).
 template <typename I>
-inline I WrapAdd(I a, I b) { return static_cast<I>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
+inline I WrapAdd(I a, I b) {
+  return static_cast<I>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
 template <typename I>
-inline I WrapSub(I a, I b) { return static_cast<I>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
+inline I WrapSub(I a, I b) {
+  return static_cast<I>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
 template <typename I>
-inline I WrapMul(I a, I b) { return static_cast<I>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
+inline I WrapMul(I a, I b) {
+  return static_cast<I>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
 template <typename I>
-inline I WrapNeg(I a) { return static_cast<I>(uint64_t{0} - static_cast<uint64_t>(a)); }
+inline I WrapNeg(I a) {
+  return static_cast<I>(uint64_t{0} - static_cast<uint64_t>(a));
+}
 
 // c ? x : y for floats as a bit blend of two computed values, so that loops with it vectorize
 // (GCC will not if-convert a ternary over arithmetic that may raise FP exceptions).
@@ -89,9 +100,13 @@ bool HalfToFloat(const uint16_t* x, float* y, size_t n);
 // Without Int, integer elements are computed in double and converted back (MXNet computes
 // integer exp, sqrt, ... in floating point and truncates).
 template <typename Op, typename I>
-concept HasIntUnary = requires(I x) { Op::template Int<I>(x); };
+concept HasIntUnary = requires(I x) {
+  Op::template Int<I>(x);
+};
 template <typename Op, typename I>
-concept HasIntBinary = requires(I x) { Op::template Int<I>(x, x); };
+concept HasIntBinary = requires(I x) {
+  Op::template Int<I>(x, x);
+};
 
 template <typename Op, typename T>
 inline T Unary(T x) {
@@ -113,7 +128,8 @@ inline T Binary(T a, T b) {
   } else if constexpr (kIsHalf<T>) {
     return T(Op::F(static_cast<float>(a), static_cast<float>(b)));
   } else if constexpr (HasIntBinary<Op, IntOf<T>>) {
-    return static_cast<T>(Op::template Int<IntOf<T>>(static_cast<IntOf<T>>(a), static_cast<IntOf<T>>(b)));
+    return static_cast<T>(
+        Op::template Int<IntOf<T>>(static_cast<IntOf<T>>(a), static_cast<IntOf<T>>(b)));
   } else {
     return FromDouble<T>(Op::F(static_cast<double>(a), static_cast<double>(b)));
   }
@@ -123,9 +139,11 @@ inline T Binary(T a, T b) {
 template <typename Op>
 struct Reversed {
   template <typename A>
-  static A F(A a, A b) { return Op::F(b, a); }
+  static A F(A a, A b) {
+    return Op::F(b, a);
+  }
   template <typename I>
-    requires HasIntBinary<Op, I>
+  requires HasIntBinary<Op, I>
   static I Int(I a, I b) { return Op::template Int<I>(b, a); }
 };
 
@@ -135,10 +153,12 @@ double DigammaD(double x);
 double TrigammaD(double x);
 
 // ---- Unary functors. ----
-#define MX_EW_FLOAT_FN(NAME, EXPR)            \
-  struct NAME {                               \
-    template <typename A>                     \
-    static A F(A x) { return EXPR; }          \
+#define MX_EW_FLOAT_FN(NAME, EXPR) \
+  struct NAME {                    \
+    template <typename A>          \
+    static A F(A x) {              \
+      return EXPR;                 \
+    }                              \
   }
 MX_EW_FLOAT_FN(Log2, std::log2(x));
 MX_EW_FLOAT_FN(Log10, std::log10(x));
@@ -164,32 +184,42 @@ MX_EW_FLOAT_FN(Gamma, std::tgamma(x));
 MX_EW_FLOAT_FN(Digamma, static_cast<A>(DigammaD(static_cast<double>(x))));
 MX_EW_FLOAT_FN(Trigamma, static_cast<A>(TrigammaD(static_cast<double>(x))));
 MX_EW_FLOAT_FN(Softsign, x / (A(1) + std::fabs(x)));
-MX_EW_FLOAT_FN(Degrees, x * static_cast<A>(180.0 / std::numbers::pi));
-MX_EW_FLOAT_FN(Radians, x * static_cast<A>(std::numbers::pi / 180.0));
+MX_EW_FLOAT_FN(Degrees, x* static_cast<A>(180.0 / std::numbers::pi));
+MX_EW_FLOAT_FN(Radians, x* static_cast<A>(std::numbers::pi / 180.0));
 #undef MX_EW_FLOAT_FN
 struct Sigmoid {
   static constexpr onednn::Eltwise kDnnl = onednn::Eltwise::kLogistic;  // float32 fast path
   template <typename A>
-  static A F(A x) { return A(1) / (A(1) + std::exp(-x)); }
+  static A F(A x) {
+    return A(1) / (A(1) + std::exp(-x));
+  }
 };
 struct Tanh {
   static constexpr onednn::Eltwise kDnnl = onednn::Eltwise::kTanh;  // float32 fast path
   template <typename A>
-  static A F(A x) { return std::tanh(x); }
+  static A F(A x) {
+    return std::tanh(x);
+  }
 };
 struct Sqrt {
   static constexpr onednn::Eltwise kDnnl = onednn::Eltwise::kSqrt;  // float32 fast path
   template <typename A>
-  static A F(A x) { return std::sqrt(x); }
+  static A F(A x) {
+    return std::sqrt(x);
+  }
 };
 struct Log {  // (oneDNN's log is only accurate to ~4e-6 absolute: not used)
   template <typename A>
-  static A F(A x) { return std::log(x); }
+  static A F(A x) {
+    return std::log(x);
+  }
 };
 struct Exp {
   static constexpr onednn::Eltwise kDnnl = onednn::Eltwise::kExp;  // float32 fast path
   template <typename A>
-  static A F(A x) { return std::exp(x); }
+  static A F(A x) {
+    return std::exp(x);
+  }
 };
 
 // log|gamma(x)| without touching the global `signgam` (std::lgamma is not thread-safe).
@@ -202,74 +232,140 @@ struct Gammaln {
 };
 
 // Integer-exact functors: rounding is the identity on integers, etc.
-#define MX_EW_ROUND_FN(NAME, EXPR)            \
-  struct NAME {                               \
-    template <typename A>                     \
-    static A F(A x) { return EXPR; }          \
-    template <typename I>                     \
-    static I Int(I x) { return x; }           \
+#define MX_EW_ROUND_FN(NAME, EXPR) \
+  struct NAME {                    \
+    template <typename A>          \
+    static A F(A x) {              \
+      return EXPR;                 \
+    }                              \
+    template <typename I>          \
+    static I Int(I x) {            \
+      return x;                    \
+    }                              \
   }
 MX_EW_ROUND_FN(Floor, std::floor(x));
 MX_EW_ROUND_FN(Ceil, std::ceil(x));
-MX_EW_ROUND_FN(Round, std::round(x));      // half away from zero
-MX_EW_ROUND_FN(Trunc, std::trunc(x));      // fix and trunc: toward zero
+MX_EW_ROUND_FN(Round, std::round(x));  // half away from zero
+MX_EW_ROUND_FN(Trunc, std::trunc(x));  // fix and trunc: toward zero
 #undef MX_EW_ROUND_FN
 // MXNet's rint: the nearest integer, halves to the lower one (1.5 -> 1, -0.5 -> -1).
 struct Rint {
-  template <typename A> static A F(A x) {
+  template <typename A>
+  static A F(A x) {
     A f = std::floor(x), c = std::ceil(x);
     return x - f <= c - x ? f : c;
   }
-  template <typename I> static I Int(I x) { return x; }
+  template <typename I>
+  static I Int(I x) {
+    return x;
+  }
 };
 
 struct Square {
-  template <typename A> static A F(A x) { return x * x; }
-  template <typename I> static I Int(I x) { return WrapMul(x, x); }
+  template <typename A>
+  static A F(A x) {
+    return x * x;
+  }
+  template <typename I>
+  static I Int(I x) {
+    return WrapMul(x, x);
+  }
 };
 struct Abs {
-  template <typename A> static A F(A x) { return std::fabs(x); }
-  template <typename I> static I Int(I x) {
-    if constexpr (std::is_signed_v<I>) return x < 0 ? WrapNeg(x) : x;
-    else return x;
+  template <typename A>
+  static A F(A x) {
+    return std::fabs(x);
+  }
+  template <typename I>
+  static I Int(I x) {
+    if constexpr (std::is_signed_v<I>)
+      return x < 0 ? WrapNeg(x) : x;
+    else
+      return x;
   }
 };
 struct Sign {  // sign(NaN) = 0 as in MXNet
-  template <typename A> static A F(A x) { return x > A(0) ? A(1) : (x < A(0) ? A(-1) : A(0)); }
-  template <typename I> static I Int(I x) {
-    if constexpr (std::is_signed_v<I>) return x > 0 ? 1 : (x < 0 ? -1 : 0);
-    else return x > 0 ? 1 : 0;
+  template <typename A>
+  static A F(A x) {
+    return x > A(0) ? A(1) : (x < A(0) ? A(-1) : A(0));
+  }
+  template <typename I>
+  static I Int(I x) {
+    if constexpr (std::is_signed_v<I>)
+      return x > 0 ? 1 : (x < 0 ? -1 : 0);
+    else
+      return x > 0 ? 1 : 0;
   }
 };
 struct Reciprocal {  // integer 1/0 is 0 (MXNet divides by zero and crashes)
-  template <typename A> static A F(A x) { return A(1) / x; }
-  template <typename I> static I Int(I x) { return x == 0 ? I(0) : I(1) / x; }
+  template <typename A>
+  static A F(A x) {
+    return A(1) / x;
+  }
+  template <typename I>
+  static I Int(I x) {
+    return x == 0 ? I(0) : I(1) / x;
+  }
 };
 struct Relu {  // relu(NaN) = NaN
-  template <typename A> static A F(A x) { return std::isnan(x) ? x : (x > A(0) ? x : A(0)); }
-  template <typename I> static I Int(I x) { return x > 0 ? x : I(0); }
+  template <typename A>
+  static A F(A x) {
+    return std::isnan(x) ? x : (x > A(0) ? x : A(0));
+  }
+  template <typename I>
+  static I Int(I x) {
+    return x > 0 ? x : I(0);
+  }
 };
 struct LogicalNot {  // NaN is true
-  template <typename A> static A F(A x) { return x == A(0) ? A(1) : A(0); }
-  template <typename I> static I Int(I x) { return x == 0 ? I(1) : I(0); }
+  template <typename A>
+  static A F(A x) {
+    return x == A(0) ? A(1) : A(0);
+  }
+  template <typename I>
+  static I Int(I x) {
+    return x == 0 ? I(1) : I(0);
+  }
 };
 
 // ---- Binary functors. ----
 struct Add {
-  template <typename A> static A F(A a, A b) { return a + b; }
-  template <typename I> static I Int(I a, I b) { return WrapAdd(a, b); }
+  template <typename A>
+  static A F(A a, A b) {
+    return a + b;
+  }
+  template <typename I>
+  static I Int(I a, I b) {
+    return WrapAdd(a, b);
+  }
 };
 struct Sub {
-  template <typename A> static A F(A a, A b) { return a - b; }
-  template <typename I> static I Int(I a, I b) { return WrapSub(a, b); }
+  template <typename A>
+  static A F(A a, A b) {
+    return a - b;
+  }
+  template <typename I>
+  static I Int(I a, I b) {
+    return WrapSub(a, b);
+  }
 };
 struct Mul {
-  template <typename A> static A F(A a, A b) { return a * b; }
-  template <typename I> static I Int(I a, I b) { return WrapMul(a, b); }
+  template <typename A>
+  static A F(A a, A b) {
+    return a * b;
+  }
+  template <typename I>
+  static I Int(I a, I b) {
+    return WrapMul(a, b);
+  }
 };
 struct Div {  // integer division truncates; x/0 is 0 for integers
-  template <typename A> static A F(A a, A b) { return a / b; }
-  template <typename I> static I Int(I a, I b) {
+  template <typename A>
+  static A F(A a, A b) {
+    return a / b;
+  }
+  template <typename I>
+  static I Int(I a, I b) {
     if (b == 0) return 0;
     if constexpr (std::is_signed_v<I>)
       if (b == -1) return WrapNeg(a);
@@ -278,13 +374,15 @@ struct Div {  // integer division truncates; x/0 is 0 for integers
 };
 // Python-style modulo: the result has the divisor's sign; x mod 0 is 0 (MXNet).
 struct Mod {
-  template <typename A> static A F(A a, A b) {
+  template <typename A>
+  static A F(A a, A b) {
     if (b == A(0)) return A(0);
     A r = std::fmod(a, b);
     if (r != A(0) && ((r < A(0)) != (b < A(0)))) r += b;
     return r;
   }
-  template <typename I> static I Int(I a, I b) {
+  template <typename I>
+  static I Int(I a, I b) {
     if (b == 0) return 0;
     if constexpr (std::is_signed_v<I>) {
       if (b == -1) return 0;
@@ -297,25 +395,49 @@ struct Mod {
   }
 };
 struct Power {
-  template <typename A> static A F(A a, A b) { return std::pow(a, b); }
+  template <typename A>
+  static A F(A a, A b) {
+    return std::pow(a, b);
+  }
 };
 struct Hypot {
-  template <typename A> static A F(A a, A b) { return std::hypot(a, b); }
+  template <typename A>
+  static A F(A a, A b) {
+    return std::hypot(a, b);
+  }
 };
 // maximum/minimum propagate NaN from either side (MXNet).
 struct Maximum {
-  template <typename A> static A F(A a, A b) { return std::isnan(a) ? a : (a > b ? a : b); }
-  template <typename I> static I Int(I a, I b) { return a > b ? a : b; }
+  template <typename A>
+  static A F(A a, A b) {
+    return std::isnan(a) ? a : (a > b ? a : b);
+  }
+  template <typename I>
+  static I Int(I a, I b) {
+    return a > b ? a : b;
+  }
 };
 struct Minimum {
-  template <typename A> static A F(A a, A b) { return std::isnan(a) ? a : (a < b ? a : b); }
-  template <typename I> static I Int(I a, I b) { return a < b ? a : b; }
+  template <typename A>
+  static A F(A a, A b) {
+    return std::isnan(a) ? a : (a < b ? a : b);
+  }
+  template <typename I>
+  static I Int(I a, I b) {
+    return a < b ? a : b;
+  }
 };
 
-#define MX_EW_PREDICATE(NAME, EXPR)                                    \
-  struct NAME {                                                        \
-    template <typename A> static A F(A a, A b) { return (EXPR) ? A(1) : A(0); } \
-    template <typename I> static I Int(I a, I b) { return (EXPR) ? I(1) : I(0); } \
+#define MX_EW_PREDICATE(NAME, EXPR) \
+  struct NAME {                     \
+    template <typename A>           \
+    static A F(A a, A b) {          \
+      return (EXPR) ? A(1) : A(0);  \
+    }                               \
+    template <typename I>           \
+    static I Int(I a, I b) {        \
+      return (EXPR) ? I(1) : I(0);  \
+    }                               \
   }
 MX_EW_PREDICATE(Equal, a == b);
 MX_EW_PREDICATE(NotEqual, a != b);
@@ -367,8 +489,7 @@ void UnaryLoop(std::string_view name, const NDArray& in, const NDArray& out) {
     ParallelForRange(in.size(), 32768, [x, y](int64_t b, int64_t e) {
       const T* xs = x;  // locals: provably not aliased by the stores
       T* ys = y;
-_Pragma("omp simd")
-      for (int64_t i = b; i < e; ++i) ys[i] = Unary<Op, T>(xs[i]);
+      _Pragma("omp simd") for (int64_t i = b; i < e; ++i) ys[i] = Unary<Op, T>(xs[i]);
     });
   });
 }
@@ -412,16 +533,13 @@ void BroadcastRef(std::string_view name, const NDArray& a, const NDArray& b, con
 template <typename Op, typename T, bool CA, bool CB>
 inline void BroadcastInner(const T* x, const T* z, T* y, int64_t n) {
   if constexpr (CA && CB) {
-_Pragma("omp simd")
-    for (int64_t j = 0; j < n; ++j) y[j] = Binary<Op, T>(x[j], z[j]);
+    _Pragma("omp simd") for (int64_t j = 0; j < n; ++j) y[j] = Binary<Op, T>(x[j], z[j]);
   } else if constexpr (CA) {
     const T zv = z[0];
-_Pragma("omp simd")
-    for (int64_t j = 0; j < n; ++j) y[j] = Binary<Op, T>(x[j], zv);
+    _Pragma("omp simd") for (int64_t j = 0; j < n; ++j) y[j] = Binary<Op, T>(x[j], zv);
   } else if constexpr (CB) {
     const T xv = x[0];
-_Pragma("omp simd")
-    for (int64_t j = 0; j < n; ++j) y[j] = Binary<Op, T>(xv, z[j]);
+    _Pragma("omp simd") for (int64_t j = 0; j < n; ++j) y[j] = Binary<Op, T>(xv, z[j]);
   } else {
     const T v = Binary<Op, T>(x[0], z[0]);
     for (int64_t j = 0; j < n; ++j) y[j] = v;
@@ -459,10 +577,14 @@ void BroadcastOptTyped(const BroadcastPlan& p, const T* x, const T* z, T* y) {
     });
   };
   bool ca = p.sa[k - 1] != 0, cb = p.sb[k - 1] != 0;
-  if (ca && cb) run.template operator()<true, true>();
-  else if (ca) run.template operator()<true, false>();
-  else if (cb) run.template operator()<false, true>();
-  else run.template operator()<false, false>();
+  if (ca && cb)
+    run.template operator()<true, true>();
+  else if (ca)
+    run.template operator()<true, false>();
+  else if (cb)
+    run.template operator()<false, true>();
+  else
+    run.template operator()<false, false>();
 }
 
 template <typename Op>
@@ -495,14 +617,15 @@ void ScalarMap(std::string_view name, const NDArray& in, double s, const NDArray
       const Tin* xs = x;
       T* ys = y;
       const T s1 = sv;
-_Pragma("omp simd")
-      for (int64_t i = b; i < e; ++i) {
+      _Pragma("omp simd") for (int64_t i = b; i < e; ++i) {
         T v = static_cast<T>(xs[i]);
         ys[i] = Rev ? Binary<Op, T>(s1, v) : Binary<Op, T>(v, s1);
       }
     };
-    if constexpr (Parallel) ParallelForRange(in.size(), 32768, body);
-    else body(0, in.size());
+    if constexpr (Parallel)
+      ParallelForRange(in.size(), 32768, body);
+    else
+      body(0, in.size());
   };
   if (in.dtype() == out.dtype()) {
     MX_NUMERIC_TYPE_SWITCH(in.dtype(), T, name, { typed.template operator()<T, T>(); });
@@ -517,8 +640,8 @@ _Pragma("omp simd")
   } else if (out.dtype() == DType::kInt64 && in.dtype() == DType::kBool) {
     typed.template operator()<bool, int64_t>();
   } else {
-    MX_THROW(absl::StatusCode::kInvalidArgument, name, ": unsupported dtypes ", DTypeName(in.dtype()),
-             " -> ", DTypeName(out.dtype()));
+    MX_THROW(absl::StatusCode::kInvalidArgument, name, ": unsupported dtypes ",
+             DTypeName(in.dtype()), " -> ", DTypeName(out.dtype()));
   }
 }
 
@@ -534,23 +657,29 @@ inline GradValue S(GradBuilder& b, std::string_view op, GradValue x, double s) {
   p.is_int = false;
   return b.CallP(op, {x}, p);
 }
-inline GradValue At(std::span<const GradValue> v, size_t i) { return i < v.size() ? v[i] : GradValue{}; }
+inline GradValue At(std::span<const GradValue> v, size_t i) {
+  return i < v.size() ? v[i] : GradValue{};
+}
 
 // Registers the reference and optimized kernels of a unary functor op.
 template <typename Fn, bool Opt>
 FCompute UnaryKernel(const char* name) {
   return [name](const OpContext&, const OpAttrs&, std::span<const NDArray> in,
                 std::span<const NDArray> out) {
-    if constexpr (Opt) UnaryOpt<Fn>(name, in[0], out[0]);
-    else UnaryRef<Fn>(name, in[0], out[0]);
+    if constexpr (Opt)
+      UnaryOpt<Fn>(name, in[0], out[0]);
+    else
+      UnaryRef<Fn>(name, in[0], out[0]);
   };
 }
 template <typename Fn, bool Opt>
 FCompute BinaryKernel(const char* name) {
   return [name](const OpContext&, const OpAttrs&, std::span<const NDArray> in,
                 std::span<const NDArray> out) {
-    if constexpr (Opt) BroadcastOpt<Fn>(name, in[0], in[1], out[0]);
-    else BroadcastRef<Fn>(name, in[0], in[1], out[0]);
+    if constexpr (Opt)
+      BroadcastOpt<Fn>(name, in[0], in[1], out[0]);
+    else
+      BroadcastRef<Fn>(name, in[0], in[1], out[0]);
   };
 }
 template <typename Fn, bool Rev, bool Opt>

@@ -52,8 +52,8 @@ void CTCShape(const OpAttrs& attrs, ShapeVec* in, ShapeVec* out) {
   int64_t N = d.ndim_known() ? d[1] : -1;
   if (l.ndim_known()) {
     if (N >= 0 && l[0] >= 0 && l[0] != N)
-      MX_THROW(absl::StatusCode::kInvalidArgument, kCTC, ": label ", l.ToString(),
-               " and data ", d.ToString(), " have different batch sizes");
+      MX_THROW(absl::StatusCode::kInvalidArgument, kCTC, ": label ", l.ToString(), " and data ",
+               d.ToString(), " have different batch sizes");
     if (N < 0) N = l[0];
     if (d.ndim_known() && d[0] >= 0 && l[1] >= 0 && l[1] > d[0])
       MX_THROW(absl::StatusCode::kInvalidArgument, kCTC, ": the max label length ", l[1],
@@ -107,8 +107,7 @@ double SampleCost(const double* logp, int64_t T, int64_t A, int64_t blank,
       alpha[t * S + s] = a == kNegInf ? kNegInf : a + logp[t * A + ext[s]];
     }
   const double logz =
-      S > 1 ? LogAdd(alpha[(T - 1) * S + S - 1], alpha[(T - 1) * S + S - 2])
-            : alpha[(T - 1) * S];
+      S > 1 ? LogAdd(alpha[(T - 1) * S + S - 1], alpha[(T - 1) * S + S - 2]) : alpha[(T - 1) * S];
   beta[(T - 1) * S + S - 1] = logp[(T - 1) * A + ext[S - 1]];
   if (S > 1) beta[(T - 1) * S + S - 2] = logp[(T - 1) * A + ext[S - 2]];
   for (int64_t t = T - 2; t >= 0; --t)
@@ -161,8 +160,8 @@ void CTCRef(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
     int64_t len = Lmax;
     if (p.use_label_lengths) {
       if (!(llen[n] >= 0 && llen[n] <= static_cast<double>(Lmax)))
-        MX_THROW(absl::StatusCode::kInvalidArgument, kCTC, ": label_lengths[", n, "] = ",
-                 llen[n], " is out of range [0, ", Lmax, "]");
+        MX_THROW(absl::StatusCode::kInvalidArgument, kCTC, ": label_lengths[", n, "] = ", llen[n],
+                 " is out of range [0, ", Lmax, "]");
       len = static_cast<int64_t>(llen[n]);
     } else {
       for (int64_t k = 0; k < Lmax; ++k)
@@ -234,7 +233,8 @@ MX_REGISTER_OP(CTCLoss)
         false, true);
 
 MX_REGISTER_OP(_backward_ctc_loss)
-    .describe("ograd[n] * grad[t, n, :]: CTCLoss's data gradient from its hidden output (internal).")
+    .describe(
+        "ograd[n] * grad[t, n, :]: CTCLoss's data gradient from its hidden output (internal).")
     .set_num_inputs(2)
     .set_input_names(std::vector<std::string>{"ograd", "grad"})
     .set_infer_shape([](const OpAttrs&, ShapeVec* in, ShapeVec* out) {

@@ -23,11 +23,11 @@
 
 #include <omp.h>
 
-#include "oneapi/dnnl/dnnl.hpp"
 #include "ndarray/grad.h"
 #include "ndarray/ops/nn_rnn_api.h"
 #include "ndarray/ops/nn_util.h"
 #include "ndarray/random.h"
+#include "oneapi/dnnl/dnnl.hpp"
 
 namespace mxnet::ops {
 
@@ -54,12 +54,11 @@ std::string RNNParam::Validate() const {
   if (num_layers < 1) return StrCat("attribute num_layers must be >= 1, got ", num_layers);
   if (!(p >= 0 && p < 1)) return StrCat("attribute p (dropout) must be in [0, 1), got ", p);
   if (RNNGates(mode) == 0)
-    return StrCat("attribute mode must be one of rnn_relu, rnn_tanh, lstm, gru, got '", mode,
-                  "'");
+    return StrCat("attribute mode must be one of rnn_relu, rnn_tanh, lstm, gru, got '", mode, "'");
   if (projection_size) {
     if (mode != "lstm")
-      return StrCat("attribute projection_size is only supported by mode='lstm', got mode='",
-                    mode, "'");
+      return StrCat("attribute projection_size is only supported by mode='lstm', got mode='", mode,
+                    "'");
     if (*projection_size < 1 || *projection_size > state_size)
       return StrCat("attribute projection_size must be in [1, state_size=", state_size, "], got ",
                     *projection_size);
@@ -98,10 +97,10 @@ Dims MakeDims(const RNNParam& p, const Shape& data) {
   d.T = data[0], d.N = data[1], d.C = data[2];
   d.L = p.num_layers, d.D = p.bidirectional ? 2 : 1, d.H = p.state_size;
   d.P = p.projection_size.value_or(0), d.R = d.P ? d.P : d.H, d.G = RNNGates(p.mode);
-  d.cell = p.mode == "lstm"   ? Cell::kLstm
-           : p.mode == "gru"  ? Cell::kGru
+  d.cell = p.mode == "lstm"       ? Cell::kLstm
+           : p.mode == "gru"      ? Cell::kGru
            : p.mode == "rnn_relu" ? Cell::kRelu
-                              : Cell::kTanh;
+                                  : Cell::kTanh;
   return d;
 }
 
@@ -133,8 +132,8 @@ void Gemm(bool ta, bool tb, int64_t M, int64_t Nn, int64_t K, const float* A, in
     explicit Threads(int n) { omp_set_num_threads(n); }
     ~Threads() { omp_set_num_threads(saved); }
   } threads(M * Nn * K < (int64_t{1} << 22) ? 1 : GetNumThreads());
-  dnnl::status st = dnnl::sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', M, Nn, K, 1.0f, A, lda, B, ldb,
-                                beta, C, ldc);
+  dnnl::status st =
+      dnnl::sgemm(ta ? 'T' : 'N', tb ? 'T' : 'N', M, Nn, K, 1.0f, A, lda, B, ldb, beta, C, ldc);
   if (st != dnnl::status::success)
     MX_THROW(absl::StatusCode::kInternal, kRNN, ": oneDNN sgemm failed");
 }
@@ -147,7 +146,8 @@ void Gemm(bool ta, bool tb, int64_t M, int64_t Nn, int64_t K, const double* A, i
                      for (int64_t m = mb; m < me; ++m) {
                        double* c = C + m * ldc;
                        for (int64_t n = 0; n < Nn; ++n) c[n] = beta == 0 ? 0.0 : c[n] * beta;
-                       for (int64_t k = 0; k < K; ++k) arow[k] = ta ? A[k * lda + m] : A[m * lda + k];
+                       for (int64_t k = 0; k < K; ++k)
+                         arow[k] = ta ? A[k * lda + m] : A[m * lda + k];
                        if (tb) {
                          for (int64_t n = 0; n < Nn; ++n) {
                            const double* b = B + n * ldb;
@@ -312,7 +312,8 @@ void RunForward(const Dims& d, const Clip& clip, const std::vector<CT>& x0, cons
               case Cell::kLstm: {
                 const CT gi = Sigmoid(a[j] + b[j] + bx[j] + bh[j]);
                 const CT gf = Sigmoid(a[H + j] + b[H + j] + bx[H + j] + bh[H + j]);
-                const CT gg = std::tanh(a[2 * H + j] + b[2 * H + j] + bx[2 * H + j] + bh[2 * H + j]);
+                const CT gg =
+                    std::tanh(a[2 * H + j] + b[2 * H + j] + bx[2 * H + j] + bh[2 * H + j]);
                 const CT go = Sigmoid(a[3 * H + j] + b[3 * H + j] + bx[3 * H + j] + bh[3 * H + j]);
                 const CT craw = gf * c[n * H + j] + gi * gg;
                 const CT cn = ClipCell(clip, craw);
@@ -344,7 +345,8 @@ void RunForward(const Dims& d, const Clip& clip, const std::vector<CT>& x0, cons
           if (t_hraw) std::copy(hr.begin(), hr.end(), t_hraw + t * N * H);
           Gemm(false, true, N, d.P, H, hr.data(), H, wr, H, CT(0), rr.data(), d.P);
           for (int64_t n = 0; n < N; ++n)
-            if (active(t, n)) std::copy(rr.begin() + n * R, rr.begin() + (n + 1) * R, h.begin() + n * R);
+            if (active(t, n))
+              std::copy(rr.begin() + n * R, rr.begin() + (n + 1) * R, h.begin() + n * R);
         }
         for (int64_t n = 0; n < N; ++n)
           if (active(t, n))
@@ -385,7 +387,8 @@ void RunBackward(const Dims& d, const Clip& clip, const CT* w, const std::vector
       std::fill(dh.begin(), dh.end(), CT(0));
       std::fill(dc.begin(), dc.end(), CT(0));
       if (dhy) std::copy(dhy + idx * N * R, dhy + (idx + 1) * N * R, dh.begin());
-      if (dcy && d.has_cell_state()) std::copy(dcy + idx * N * H, dcy + (idx + 1) * N * H, dc.begin());
+      if (dcy && d.has_cell_state())
+        std::copy(dcy + idx * N * H, dcy + (idx + 1) * N * H, dc.begin());
       std::fill(dxw.begin(), dxw.end(), CT(0));
       std::fill(dhw.begin(), dhw.end(), CT(0));
       for (int64_t step = T - 1; step >= 0; --step) {
@@ -397,8 +400,8 @@ void RunBackward(const Dims& d, const Clip& clip, const CT* w, const std::vector
         int64_t ldh = R;
         if (d.P) {
           Gemm(false, false, N, H, d.P, dr.data(), d.P, wr, H, CT(0), dhraw.data(), H);
-          Gemm(true, false, d.P, H, N, dr.data(), d.P, tape.hraw[idx].data() + t * N * H, H,
-               CT(1), dw + s.wr, H);
+          Gemm(true, false, d.P, H, N, dr.data(), d.P, tape.hraw[idx].data() + t * N * H, H, CT(1),
+               dw + s.wr, H);
           dhv = dhraw.data(), ldh = H;
         }
         for (int64_t n = 0; n < N; ++n) {
@@ -532,11 +535,11 @@ void RNNShape(const OpAttrs& attrs, ShapeVec* in, ShapeVec* out) {
       s = want;
       return;
     }
-    std::string why = i == 1 ? StrCat(" (the flat parameter vector of mode=", p.mode,
-                                      ", num_layers=", p.num_layers, ", state_size=", H,
-                                      p.bidirectional ? ", bidirectional" : "", ", input size ",
-                                      C, ")")
-                             : "";
+    std::string why =
+        i == 1 ? StrCat(" (the flat parameter vector of mode=", p.mode,
+                        ", num_layers=", p.num_layers, ", state_size=", H,
+                        p.bidirectional ? ", bidirectional" : "", ", input size ", C, ")")
+               : "";
     MX_THROW(absl::StatusCode::kInvalidArgument, kRNN, ": input ", name, " has shape ",
              s.ToString(), ", expected ", want.ToString(), why);
   };
@@ -666,9 +669,8 @@ void BackwardRNNRef(const OpContext&, const OpAttrs& attrs, std::span<const NDAr
     BackwardImpl<float>(p, in, out);
 }
 
-std::vector<GradValue> RNNGrad(GradBuilder& b, const OpAttrs& attrs,
-                               std::span<const GradValue> in, std::span<const GradValue> out,
-                               std::span<const GradValue> og) {
+std::vector<GradValue> RNNGrad(GradBuilder& b, const OpAttrs& attrs, std::span<const GradValue> in,
+                               std::span<const GradValue> out, std::span<const GradValue> og) {
   const auto& p = attrs.get<RNNParam>();
   const int nin = NumForwardInputs(p), nvis = NumVisibleOutputs(p);
   std::vector<GradValue> args(in.begin(), in.begin() + nin);
@@ -695,8 +697,8 @@ MX_REGISTER_OP(RNN)
       return NumVisibleOutputs(p) + (HasMask(p) ? 1 : 0);
     })
     .set_num_visible_outputs([](const OpAttrs& a) { return NumVisibleOutputs(a.get<RNNParam>()); })
-    .set_output_names(
-        std::vector<std::string>{"output", "state_output", "statecell_output", "mask"})
+    .set_output_names(std::vector<std::string>{"output", "state_output", "statecell_output",
+                                               "mask"})
     .set_infer_shape(RNNShape)
     .set_infer_type(RNNType)
     .set_kernel({DeviceType::kCPU, Backend::kReference}, RNNRef)

@@ -21,9 +21,8 @@ struct RnnSpec {
 };
 
 AttrDict RnnAttrs(const RnnSpec& s) {
-  AttrDict a{{"state_size", std::to_string(s.H)},
-             {"num_layers", std::to_string(s.L)},
-             {"mode", s.mode}};
+  AttrDict a{
+      {"state_size", std::to_string(s.H)}, {"num_layers", std::to_string(s.L)}, {"mode", s.mode}};
   if (s.bidir) a["bidirectional"] = "True";
   if (s.state_outputs) a["state_outputs"] = "True";
   if (s.proj) a["projection_size"] = std::to_string(s.proj);
@@ -47,8 +46,7 @@ std::vector<NDArray> RnnInputs(const RnnSpec& s, DType t, uint64_t seed) {
                          RandomArray({ops::RNNParamSize(ParamOf(s), s.C)}, -0.6, 0.6, seed + 1, t),
                          RandomArray({s.L * D, s.N, R}, -1, 1, seed + 2, t)};
   if (s.mode == "lstm") v.push_back(RandomArray({s.L * D, s.N, s.H}, -1, 1, seed + 3, t));
-  if (!s.seq_len.empty())
-    v.push_back(NDArray::FromVector(s.seq_len, {s.N}, cpu(), DType::kInt32));
+  if (!s.seq_len.empty()) v.push_back(NDArray::FromVector(s.seq_len, {s.N}, cpu(), DType::kInt32));
   return v;
 }
 
@@ -70,14 +68,15 @@ std::string Label(const RnnSpec& s) {
 }
 
 int AddRnnCase(RnnSpec s, bool train = false) {
-  return RegisterOpTestCase({.op = "RNN",
-                             .attrs = RnnAttrs(s),
-                             .make_inputs = [s](DType t, uint64_t seed) { return RnnInputs(s, t, seed); },
-                             .grad_inputs = RnnGradInputs(s),
-                             .is_train = train,
-                             .grad_rtol = 1e-4,
-                             .grad_atol = 1e-6,
-                             .label = Label(s)});
+  return RegisterOpTestCase(
+      {.op = "RNN",
+       .attrs = RnnAttrs(s),
+       .make_inputs = [s](DType t, uint64_t seed) { return RnnInputs(s, t, seed); },
+       .grad_inputs = RnnGradInputs(s),
+       .is_train = train,
+       .grad_rtol = 1e-4,
+       .grad_atol = 1e-6,
+       .label = Label(s)});
 }
 
 [[maybe_unused]] const int kRnnCases[] = {
@@ -88,9 +87,18 @@ int AddRnnCase(RnnSpec s, bool train = false) {
     AddRnnCase({.mode = "lstm", .H = 3, .L = 2, .bidir = true, .state_outputs = true}),
     AddRnnCase({.mode = "gru", .L = 2, .bidir = true, .state_outputs = true}),
     AddRnnCase({.mode = "rnn_tanh", .L = 2, .state_outputs = true}),
-    AddRnnCase({.mode = "gru", .T = 4, .N = 3, .bidir = true, .state_outputs = true,
+    AddRnnCase({.mode = "gru",
+                .T = 4,
+                .N = 3,
+                .bidir = true,
+                .state_outputs = true,
                 .seq_len = {4, 1, 2}}),
-    AddRnnCase({.mode = "lstm", .T = 4, .N = 2, .L = 2, .bidir = true, .state_outputs = true,
+    AddRnnCase({.mode = "lstm",
+                .T = 4,
+                .N = 2,
+                .L = 2,
+                .bidir = true,
+                .state_outputs = true,
                 .seq_len = {2, 4}}),
     AddRnnCase({.mode = "lstm", .H = 3, .L = 2, .bidir = true, .state_outputs = true, .proj = 2}),
     AddRnnCase({.mode = "lstm", .state_outputs = true, .clip = true}),
@@ -117,7 +125,9 @@ MX_OP_TEST_CASE({.op = "_backward_RNN",
 
 // ---- CTCLoss ----
 
-NDArray Ints(std::vector<double> v, Shape s) { return NDArray::FromVector(v, s, cpu(), DType::kFloat32); }
+NDArray Ints(std::vector<double> v, Shape s) {
+  return NDArray::FromVector(v, s, cpu(), DType::kFloat32);
+}
 
 // data (T=5, N=3, A=4); labels for blank first (1..3, padded with 0) or last (0..2, pad -1).
 auto CtcInputs(bool last, bool data_len, bool label_len) {
@@ -133,7 +143,9 @@ auto CtcInputs(bool last, bool data_len, bool label_len) {
   };
 }
 
-MX_OP_TEST_CASE({.op = "CTCLoss", .make_inputs = CtcInputs(false, false, false), .grad_inputs = {0}});
+MX_OP_TEST_CASE({.op = "CTCLoss",
+                 .make_inputs = CtcInputs(false, false, false),
+                 .grad_inputs = {0}});
 MX_OP_TEST_CASE({.op = "CTCLoss",
                  .attrs = {{"blank_label", "last"}},
                  .make_inputs = CtcInputs(true, false, false),
@@ -144,9 +156,7 @@ MX_OP_TEST_CASE({.op = "ctc_loss",
                  .make_inputs = CtcInputs(false, true, true),
                  .grad_inputs = {0},
                  .label = "(data and label lengths)"});
-MX_OP_TEST_CASE({.op = "_backward_ctc_loss",
-                 .shapes = {{3}, {4, 3, 5}},
-                 .check_grad = false});
+MX_OP_TEST_CASE({.op = "_backward_ctc_loss", .shapes = {{3}, {4, 3, 5}}, .check_grad = false});
 
 }  // namespace
 }  // namespace mxnet::testing

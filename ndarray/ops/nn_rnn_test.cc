@@ -144,7 +144,8 @@ void CheckSequenceLengths(const std::string& mode, int L, bool bidir) {
   std::vector<NDArray> in{net.x, net.w, net.h0};
   if (lstm) in.push_back(net.c0);
   in.push_back(NDArray::FromVector(lens, {3}, cpu(), DType::kInt64));
-  std::vector<NDArray> og{RandomArray({5, 3, D * H}, -1, 1, 21), RandomArray({LD, 3, H}, -1, 1, 22)};
+  std::vector<NDArray> og{RandomArray({5, 3, D * H}, -1, 1, 21),
+                          RandomArray({LD, 3, H}, -1, 1, 22)};
   if (lstm) og.push_back(RandomArray({LD, 3, H}, -1, 1, 23));
   Run full = RunWithGrads(pv, in, og);
   std::vector<double> dw_sum(net.w.size(), 0.0);
@@ -157,12 +158,14 @@ void CheckSequenceLengths(const std::string& mode, int L, bool bidir) {
     if (lstm) sog.push_back(state(og[2]).reshape({LD, 1, H}));
     Run one = RunWithGrads(net.p, sin, sog);
     const std::string s = "sample " + std::to_string(n);
-    ExpectNear(SampleVals(full.out[0], n, 0, len), one.out[0].ToVector<double>(), 1e-12, s + " out");
-    ExpectNear(SampleVals(full.out[0], n, len, 5),
-               std::vector<double>((5 - len) * D * H, 0.0), 0, s + " out past length");
+    ExpectNear(SampleVals(full.out[0], n, 0, len), one.out[0].ToVector<double>(), 1e-12,
+               s + " out");
+    ExpectNear(SampleVals(full.out[0], n, len, 5), std::vector<double>((5 - len) * D * H, 0.0), 0,
+               s + " out past length");
     ExpectNear(SampleVals(full.out[1], n, 0, LD), one.out[1].ToVector<double>(), 1e-12, s + " hy");
     if (lstm)
-      ExpectNear(SampleVals(full.out[2], n, 0, LD), one.out[2].ToVector<double>(), 1e-12, s + " cy");
+      ExpectNear(SampleVals(full.out[2], n, 0, LD), one.out[2].ToVector<double>(), 1e-12,
+                 s + " cy");
     ExpectNear(SampleVals(full.grads[0], n, 0, len), one.grads[0].ToVector<double>(), 1e-12,
                s + " ddata");
     ExpectNear(SampleVals(full.grads[0], n, len, 5), std::vector<double>((5 - len) * 2, 0.0), 0,
@@ -188,9 +191,9 @@ TEST(RNN, SequenceLengthsMatchTruncatedRuns) {
 TEST(RNN, FullSequenceLengthsEqualNoLengths) {
   Net net = MakeNet("lstm", 4, 2, 3, 2, 2, true, 5);
   NDArrayVec a = nd::RNN(net.x, net.w, net.h0, net.c0, net.p);
-  NDArrayVec b = nd::RNN(net.x, net.w, net.h0, net.c0,
-                         NDArray::FromVector(std::vector<double>{4, 4}, {2}, cpu(), DType::kInt32),
-                         net.p);
+  NDArrayVec b =
+      nd::RNN(net.x, net.w, net.h0, net.c0,
+              NDArray::FromVector(std::vector<double>{4, 4}, {2}, cpu(), DType::kInt32), net.p);
   ASSERT_EQ(a.size(), 3u);
   for (int k = 0; k < 3; ++k) EXPECT_TRUE(AllClose(a[k], b[k], 0, 0)) << k;
 }
@@ -200,9 +203,9 @@ TEST(RNN, LstmStateClipping) {
   net.w = RandomArray({net.w.size()}, -2, 2, 3);  // large weights: cell states beyond +-1
   NDArrayVec plain = nd::RNN(net.x, net.w, net.h0, net.c0, net.p);
   std::vector<double> c = plain[2].ToVector<double>();
-  EXPECT_GT(*std::max_element(c.begin(), c.end(), [](double a, double b) {
-    return std::abs(a) < std::abs(b);
-  }), 0.5);
+  EXPECT_GT(*std::max_element(c.begin(), c.end(),
+                              [](double a, double b) { return std::abs(a) < std::abs(b); }),
+            0.5);
   ops::RNNParam wide = net.p;
   wide.lstm_state_clip_min = -1e6, wide.lstm_state_clip_max = 1e6;
   NDArrayVec same = nd::RNN(net.x, net.w, net.h0, net.c0, wide);
@@ -251,8 +254,8 @@ TEST(RNN, Float32AndFloat16MatchFloat64) {
   Net net = MakeNet("lstm", 5, 3, 4, 6, 2, true, 12);
   NDArrayVec d = nd::RNN(net.x, net.w, net.h0, net.c0, net.p);
   for (DType t : {DType::kFloat32, DType::kFloat16}) {
-    NDArrayVec f = nd::RNN(net.x.astype(t), net.w.astype(t), net.h0.astype(t), net.c0.astype(t),
-                           net.p);
+    NDArrayVec f =
+        nd::RNN(net.x.astype(t), net.w.astype(t), net.h0.astype(t), net.c0.astype(t), net.p);
     const double tol = t == DType::kFloat32 ? 1e-5 : 3e-3;
     for (int k = 0; k < 3; ++k) {
       EXPECT_EQ(f[k].dtype(), t);
@@ -277,8 +280,12 @@ TEST(Inference, RnnParameterAndStateShapesComeFromData) {
               Shape::Unknown()},
       out;
   Infer("RNN",
-        {{"state_size", "6"}, {"num_layers", "2"}, {"mode", "lstm"}, {"bidirectional", "True"},
-         {"state_outputs", "True"}, {"use_sequence_length", "True"}},
+        {{"state_size", "6"},
+         {"num_layers", "2"},
+         {"mode", "lstm"},
+         {"bidirectional", "True"},
+         {"state_outputs", "True"},
+         {"use_sequence_length", "True"}},
         &in, &out);
   // (5 + 6 + 2) * 24 * 2 for layer 0, (12 + 6 + 2) * 24 * 2 for layer 1.
   EXPECT_EQ(in[1], (Shape{13 * 24 * 2 + 20 * 24 * 2}));
@@ -295,7 +302,10 @@ TEST(Inference, RnnParameterAndStateShapesComeFromData) {
   EXPECT_EQ(out[0], (Shape{3, 2, 5}));
   in = {Shape{3, 2, 4}, Shape::Unknown(), Shape::Unknown(), Shape::Unknown()};
   Infer("RNN",
-        {{"state_size", "5"}, {"num_layers", "2"}, {"mode", "lstm"}, {"projection_size", "3"},
+        {{"state_size", "5"},
+         {"num_layers", "2"},
+         {"mode", "lstm"},
+         {"projection_size", "3"},
          {"state_outputs", "True"}},
         &in, &out);
   EXPECT_EQ(in[1], (Shape{(4 + 3 + 2) * 20 + 15 + (3 + 3 + 2) * 20 + 15}));
@@ -313,16 +323,22 @@ TEST(Errors, RnnAndCtcNameOpInputAndShape) {
   Net net = MakeNet("gru", 3, 2, 4, 5, 1, false, 1);
   ExpectError([&] { nd::RNN(net.x, NDArray::Full({7}, 0), net.h0, net.p); },
               {"RNN", "parameters", "(7,)", "(165,)", "mode=gru"});
-  ExpectError([&] { nd::RNN(net.x, net.w, NDArray::Full({1, 3, 5}, 0), net.p); },
-              {"RNN", "state", "(1, 3, 5)", "(1, 2, 5)"});
+  ExpectError(
+      [&] {
+        nd::RNN(net.x, net.w, NDArray::Full({1, 3, 5}, 0), net.p);
+      },
+      {"RNN", "state", "(1, 3, 5)", "(1, 2, 5)"});
   ExpectError(
       [&] {
         Invoke("RNN", std::vector<NDArray>{net.x, net.w, net.h0},
                {{"state_size", "5"}, {"num_layers", "1"}, {"mode", "foo"}});
       },
       {"RNN", "mode", "foo", "lstm"});
-  ExpectError([&] { nd::RNN(NDArray::Full({3, 4}, 0), net.w, net.h0, net.p); },
-              {"RNN", "3-D", "(3, 4)"});
+  ExpectError(
+      [&] {
+        nd::RNN(NDArray::Full({3, 4}, 0), net.w, net.h0, net.p);
+      },
+      {"RNN", "3-D", "(3, 4)"});
   ExpectError([&] { nd::RNN(net.x, net.w, net.h0, net.h0, net.p); }, {"RNN", "state_cell", "gru"});
   ops::RNNParam bad = net.p;
   bad.projection_size = 2;
@@ -335,31 +351,51 @@ TEST(Errors, RnnAndCtcNameOpInputAndShape) {
   bad.lstm_state_clip_min = -1;
   ExpectError([&] { nd::RNN(lstm.x, lstm.w, lstm.h0, lstm.c0, bad); },
               {"RNN", "lstm_state_clip_max", "together"});
-  ExpectError([&] { nd::RNN(lstm.x, lstm.w, lstm.h0, NDArray::Full({1, 2, 4}, 0), lstm.p); },
-              {"RNN", "state_cell", "(1, 2, 4)", "(1, 2, 5)"});
+  ExpectError(
+      [&] {
+        nd::RNN(lstm.x, lstm.w, lstm.h0, NDArray::Full({1, 2, 4}, 0), lstm.p);
+      },
+      {"RNN", "state_cell", "(1, 2, 4)", "(1, 2, 5)"});
   ExpectError(
       [&] {
         nd::RNN(net.x, net.w, net.h0, NDArray(),
                 NDArray::FromVector(std::vector<double>{3, 4}, {2}, cpu(), DType::kInt32), net.p);
       },
       {"RNN", "sequence_length[1]", "[0, 3]"});
-  ExpectError(
-      [&] { nd::RNN(net.x.astype(DType::kInt32), net.w, net.h0, net.p); },
-      {"RNN", "floating-point", "int32"});
+  ExpectError([&] { nd::RNN(net.x.astype(DType::kInt32), net.w, net.h0, net.p); },
+              {"RNN", "floating-point", "int32"});
 
   NDArray acts = RandomArray({4, 2, 3}, -1, 1, 2);
-  ExpectError([&] { nd::CTCLoss(acts, NDArray::Full({3, 2}, 1)); },
-              {"CTCLoss", "batch", "(3, 2)", "(4, 2, 3)"});
-  ExpectError([&] { nd::CTCLoss(acts, NDArray::Full({2, 5}, 1)); },
-              {"CTCLoss", "label length 5", "sequence length 4"});
-  ExpectError([&] { nd::CTCLoss(acts, NDArray::Full({2, 2}, 3)); },
-              {"CTCLoss", "label[0, 0] = 3", "alphabet size 3"});
-  ExpectError([&] { nd::CTCLoss(acts, NDArray::Full({2, 2}, 2), {.blank_label = "last"}); },
-              {"CTCLoss", "label[0, 0] = 2", "blank 2"});
-  ExpectError([&] { nd::CTCLoss(acts, NDArray::Full({2, 2}, 1), NDArray::Full({3}, 4), NDArray()); },
-              {"CTCLoss", "data_lengths", "(3,)", "(2,)"});
-  ExpectError([&] { nd::CTCLoss(acts, NDArray::Full({2, 2}, 1), NDArray::Full({2}, 5), NDArray()); },
-              {"CTCLoss", "data_lengths[0] = 5", "[0, 4]"});
+  ExpectError(
+      [&] {
+        nd::CTCLoss(acts, NDArray::Full({3, 2}, 1));
+      },
+      {"CTCLoss", "batch", "(3, 2)", "(4, 2, 3)"});
+  ExpectError(
+      [&] {
+        nd::CTCLoss(acts, NDArray::Full({2, 5}, 1));
+      },
+      {"CTCLoss", "label length 5", "sequence length 4"});
+  ExpectError(
+      [&] {
+        nd::CTCLoss(acts, NDArray::Full({2, 2}, 3));
+      },
+      {"CTCLoss", "label[0, 0] = 3", "alphabet size 3"});
+  ExpectError(
+      [&] {
+        nd::CTCLoss(acts, NDArray::Full({2, 2}, 2), {.blank_label = "last"});
+      },
+      {"CTCLoss", "label[0, 0] = 2", "blank 2"});
+  ExpectError(
+      [&] {
+        nd::CTCLoss(acts, NDArray::Full({2, 2}, 1), NDArray::Full({3}, 4), NDArray());
+      },
+      {"CTCLoss", "data_lengths", "(3,)", "(2,)"});
+  ExpectError(
+      [&] {
+        nd::CTCLoss(acts, NDArray::Full({2, 2}, 1), NDArray::Full({2}, 5), NDArray());
+      },
+      {"CTCLoss", "data_lengths[0] = 5", "[0, 4]"});
   ExpectError(
       [&] {
         Invoke("CTCLoss", std::vector<NDArray>{acts, NDArray::Full({2, 2}, 1)},

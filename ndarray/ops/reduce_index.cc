@@ -148,7 +148,8 @@ void HistogramKernel(const OpContext&, const OpAttrs& a, std::span<const NDArray
       for (int64_t i = 0; i < x.size(); ++i) {
         double v = static_cast<double>(xv[i]);
         if (!(v >= lo && v <= hi) || B == 0) continue;
-        int64_t t = std::min<int64_t>(B - 1, static_cast<int64_t>(std::floor((v - lo) * B / (hi - lo))));
+        int64_t t =
+            std::min<int64_t>(B - 1, static_cast<int64_t>(std::floor((v - lo) * B / (hi - lo))));
         if (v < static_cast<double>(edges[t])) --t;
         if (t < B - 1 && v >= static_cast<double>(edges[t + 1])) ++t;
         if (t >= 0) ++counts[t];

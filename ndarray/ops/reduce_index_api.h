@@ -1,8 +1,8 @@
 // Parameters of MXNet 1.9.1's internal index/count ops registered in reduce_index.cc:
 // _ravel_multi_index, _unravel_index, _histogram, _onehot_encode, _scatter_set_nd, _square_sum
 // (see that file for shapes and semantics; _scatter_set_nd uses ScatterNDParam and
-// _square_sum ReduceAxesParam of reduce_params.h). These ops have no nd:: wrappers: call them by name
-// (mxnet::Invoke("_histogram", {x}, {{"bin_cnt", "4"}, {"range", "(0, 3)"}})).
+// _square_sum ReduceAxesParam of reduce_params.h). These ops have no nd:: wrappers: call them by
+// name (mxnet::Invoke("_histogram", {x}, {{"bin_cnt", "4"}, {"range", "(0, 3)"}})).
 #pragma once
 
 #include <optional>

@@ -6,13 +6,13 @@
 namespace mxnet::testing {
 namespace {
 std::function<std::vector<NDArray>(DType, uint64_t)> Fixed(std::vector<std::vector<double>> v,
-                                                          std::vector<Shape> s,
-                                                          std::vector<int> int_inputs = {}) {
+                                                           std::vector<Shape> s,
+                                                           std::vector<int> int_inputs = {}) {
   return [=](DType dt, uint64_t) {
     std::vector<NDArray> in;
     for (size_t i = 0; i < v.size(); ++i) {
-      bool is_int = std::find(int_inputs.begin(), int_inputs.end(), static_cast<int>(i)) !=
-                    int_inputs.end();
+      bool is_int =
+          std::find(int_inputs.begin(), int_inputs.end(), static_cast<int>(i)) != int_inputs.end();
       in.push_back(NDArray::FromVector(v[i], s[i], cpu(), is_int ? DType::kInt64 : dt));
     }
     return in;

@@ -43,20 +43,19 @@ TEST(MXNetRegistry, NamesAttributesAndDefaults) {
   }
 }
 
-TEST(MXNetErrors, RejectedLikeMXNet) {
-  EXPECT_EQ(CheckRefErrors(LoadJson()), 9u);
-}
+TEST(MXNetErrors, RejectedLikeMXNet) { EXPECT_EQ(CheckRefErrors(LoadJson()), 9u); }
 
 TEST(RavelUnravel, ByHand) {
   NDArray flat = Invoke("_ravel_multi_index", std::vector<NDArray>{Arr({1, 2, 3, 0}, {2, 2})},
                         {{"shape", "(4, 5)"}})[0];
   EXPECT_EQ(Vals(flat), (std::vector<double>{8, 10}));  // 1*5+3, 2*5+0
-  NDArray back =
-      Invoke("_unravel_index", std::vector<NDArray>{flat}, {{"shape", "(4, 5)"}})[0];
+  NDArray back = Invoke("_unravel_index", std::vector<NDArray>{flat}, {{"shape", "(4, 5)"}})[0];
   EXPECT_EQ(Vals(back), (std::vector<double>{1, 2, 3, 0}));
   ExpectInvalidArgument(
-      [] { Invoke("_unravel_index", std::vector<NDArray>{Arr({1, 2, 3, 4}, {2, 2})},
-                  {{"shape", "(4, 5)"}}); },
+      [] {
+        Invoke("_unravel_index", std::vector<NDArray>{Arr({1, 2, 3, 4}, {2, 2})},
+               {{"shape", "(4, 5)"}});
+      },
       {"_unravel_index", "1-D"});
 }
 
@@ -67,10 +66,16 @@ TEST(Histogram, ByHand) {
   EXPECT_EQ(Vals(r[0]), (std::vector<double>{2, 3}));  // 2 counts in the last bin's right edge
   EXPECT_EQ(Vals(r[1]), (std::vector<double>{0, 1, 2}));
   ExpectInvalidArgument(
-      [] { Invoke("_histogram", std::vector<NDArray>{Arr({1}, {1}), Arr({0, 1}, {2}, DType::kFloat64)}); },
+      [] {
+        Invoke("_histogram",
+               std::vector<NDArray>{Arr({1}, {1}), Arr({0, 1}, {2}, DType::kFloat64)});
+      },
       {"_histogram", "bins"});
   ExpectInvalidArgument(
-      [] { Invoke("_histogram", std::vector<NDArray>{Arr({1}, {1})}, {{"bin_cnt", "-1"}, {"range", "(0, 1)"}}); },
+      [] {
+        Invoke("_histogram", std::vector<NDArray>{Arr({1}, {1})},
+               {{"bin_cnt", "-1"}, {"range", "(0, 1)"}});
+      },
       {"_histogram", "bin_cnt=-1"});
 }
 

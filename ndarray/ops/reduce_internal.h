@@ -78,8 +78,9 @@ inline AxisSplit SplitAt(const Shape& shape, int axis) {
 inline bool IsFloatIndex(DType t) { return IsFloatingPoint(t); }
 
 // Zero gradients for every input (MXNet's MakeZeroGradNodes).
-inline std::vector<GradValue> ZeroGrads(GradBuilder& b, const OpAttrs&, std::span<const GradValue> in,
-                                        std::span<const GradValue>, std::span<const GradValue>) {
+inline std::vector<GradValue> ZeroGrads(GradBuilder& b, const OpAttrs&,
+                                        std::span<const GradValue> in, std::span<const GradValue>,
+                                        std::span<const GradValue>) {
   std::vector<GradValue> g;
   for (GradValue v : in) g.push_back(b.ZerosLike(v));
   return g;

@@ -64,8 +64,7 @@ void BooleanMaskShape(const OpAttrs& attrs, ShapeVec* in, ShapeVec* out) {
 }
 
 void BooleanMaskShapeFromData(const OpAttrs& attrs, std::span<const NDArray> in, ShapeVec* out) {
-  BooleanMaskCheck(OpName(attrs), attrs.get<BooleanMaskParam>().axis, in[0].shape(),
-                   in[1].shape());
+  BooleanMaskCheck(OpName(attrs), attrs.get<BooleanMaskParam>().axis, in[0].shape(), in[1].shape());
   Shape o = in[0].shape();
   o[0] = CountOf(NonzeroFlags(in[1]));
   (*out)[0] = o;
@@ -73,8 +72,7 @@ void BooleanMaskShapeFromData(const OpAttrs& attrs, std::span<const NDArray> in,
 
 void BooleanMaskKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                        std::span<const NDArray> out) {
-  BooleanMaskCheck(OpName(attrs), attrs.get<BooleanMaskParam>().axis, in[0].shape(),
-                   in[1].shape());
+  BooleanMaskCheck(OpName(attrs), attrs.get<BooleanMaskParam>().axis, in[0].shape(), in[1].shape());
   std::vector<uint8_t> keep = NonzeroFlags(in[1]);
   if (CountOf(keep) != out[0].shape()[0])
     MX_THROW(absl::StatusCode::kInternal, OpName(attrs), ": output has ", out[0].shape()[0],
@@ -132,12 +130,12 @@ void BooleanMaskBackwardShape(const OpAttrs& attrs, ShapeVec* in, ShapeVec* out)
   }
 }
 
-void BooleanMaskBackwardKernel(const OpContext&, const OpAttrs& attrs,
-                               std::span<const NDArray> in, std::span<const NDArray> out) {
+void BooleanMaskBackwardKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
+                               std::span<const NDArray> out) {
   std::vector<uint8_t> keep = NonzeroFlags(in[2]);
   if (CountOf(keep) != in[0].shape()[0])
-    MX_THROW(absl::StatusCode::kInvalidArgument, OpName(attrs), ": ograd has ",
-             in[0].shape()[0], " rows, the mask keeps ", CountOf(keep));
+    MX_THROW(absl::StatusCode::kInvalidArgument, OpName(attrs), ": ograd has ", in[0].shape()[0],
+             " rows, the mask keeps ", CountOf(keep));
   out[0].Fill(0);
   size_t row = static_cast<size_t>(out[0].shape().ProdRange(1, out[0].shape().ndim())) *
                DTypeSize(out[0].dtype());

@@ -48,9 +48,7 @@ MX_OP_TEST_CASE({.op = "_npx_nonzero",
                            std::vector<double>{0, 1, 0, 2, 0, 3}, {2, 3}, cpu(), dt)};
                      },
                  .check_grad = false});
-MX_OP_TEST_CASE({.op = "_npx_nonzero",
-                 .shapes = {{2, 2, 2}},
-                 .check_grad = false,
-                 .label = "(random, 3-d)"});
+MX_OP_TEST_CASE(
+    {.op = "_npx_nonzero", .shapes = {{2, 2, 2}}, .check_grad = false, .label = "(random, 3-d)"});
 
 }  // namespace mxnet::testing

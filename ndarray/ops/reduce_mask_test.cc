@@ -38,9 +38,7 @@ TEST(MXNetRegistry, NamesAttributesAndDefaults) {
 }
 
 // Every call MXNet rejects is rejected, with an invalid-argument error naming the op.
-TEST(MXNetErrors, RejectedLikeMXNet) {
-  EXPECT_EQ(CheckRefErrors(LoadJson()), 3u);
-}
+TEST(MXNetErrors, RejectedLikeMXNet) { EXPECT_EQ(CheckRefErrors(LoadJson()), 3u); }
 
 TEST(BooleanMask, ByHand) {
   NDArray x = Arr({0, 1, 2, 3, 4, 5, 6, 7}, {4, 2});
@@ -126,18 +124,22 @@ TEST(DynamicShape, ShapeOnlyDispatch) {
 
 TEST(Errors, Messages) {
   ExpectInvalidArgument(
-      [] { nd::contrib::boolean_mask(Arr({1, 2, 3}, {3}), Arr({1, 0}, {2})); },
+      [] {
+        nd::contrib::boolean_mask(Arr({1, 2, 3}, {3}), Arr({1, 0}, {2}));
+      },
       {"_contrib_boolean_mask", "index length 2", "data.shape[0] = 3"});
   ExpectInvalidArgument(
-      [] { nd::contrib::boolean_mask(Arr({1, 2, 3, 4}, {2, 2}), Arr({1, 0}, {2}), 1); },
+      [] {
+        nd::contrib::boolean_mask(Arr({1, 2, 3, 4}, {2, 2}), Arr({1, 0}, {2}), 1);
+      },
       {"_contrib_boolean_mask", "axis=1"});
   ExpectInvalidArgument([] { nd::contrib::boolean_mask(Arr({1}, {}), Arr({1}, {1})); },
                         {"_contrib_boolean_mask", "at least 1 dimension"});
   ExpectInvalidArgument(
       [] {
-        Invoke("_backward_contrib_boolean_mask",
-               std::vector<NDArray>{Arr({1, 2}, {1, 2}), Arr({1, 2, 3, 4}, {2, 2}),
-                                    Arr({1, 1}, {2})});
+        Invoke(
+            "_backward_contrib_boolean_mask",
+            std::vector<NDArray>{Arr({1, 2}, {1, 2}), Arr({1, 2, 3, 4}, {2, 2}), Arr({1, 1}, {2})});
       },
       {"_backward_contrib_boolean_mask", "ograd has 1 rows", "keeps 2"});
 }

@@ -34,7 +34,8 @@ struct Spec {
 };
 Spec SpecOf(const OpAttrs& a) {
   const ParamSchema* s = a.op()->schema;
-  if (s == &SchemaOf<NpReduceParam>()) return {a.get<NpReduceParam>().axis, a.get<NpReduceParam>().keepdims};
+  if (s == &SchemaOf<NpReduceParam>())
+    return {a.get<NpReduceParam>().axis, a.get<NpReduceParam>().keepdims};
   if (s == &SchemaOf<NpMaxParam>()) return {a.get<NpMaxParam>().axis, a.get<NpMaxParam>().keepdims};
   if (s == &SchemaOf<NpMomentParam>())
     return {a.get<NpMomentParam>().axis, a.get<NpMomentParam>().keepdims};
@@ -70,7 +71,8 @@ void NpReduceShape(const OpAttrs& attrs, ShapeVec* in, ShapeVec* out, bool needs
     for (int i = 0; i < s.ndim(); ++i)
       if (red[i] && s[i] == 0)
         MX_THROW(absl::StatusCode::kInvalidArgument, op, ": zero-size array to reduction ",
-                 "operation (axis ", i, " of input shape ", s.ToString(), ") which has no identity");
+                 "operation (axis ", i, " of input shape ", s.ToString(),
+                 ") which has no identity");
   MergeShape(&(*out)[0], o, StrCat(op, ": output"));
 }
 
@@ -257,18 +259,17 @@ void MaskKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray>
   ConvertElements(v.data(), DType::kFloat64, out[0].data_ptr(), out[0].dtype(), v.size());
 }
 
-#define MX_NP_REDUCE(NAME, LEGACY, PARAM, RULE, NONEMPTY)                                    \
-  MX_REGISTER_OP(NAME)                                                                       \
-      .set_params<PARAM>()                                                                   \
-      .set_input_names(std::vector<std::string>{"a"})                                        \
-      .set_infer_shape([](const OpAttrs& a, ShapeVec* in, ShapeVec* out) {                   \
-        CheckNoInitial(a);                                                                   \
-        NpReduceShape(a, in, out, NONEMPTY);                                                 \
-      })                                                                                     \
-      .set_infer_type([](const OpAttrs& a, DTypeVec* in, DTypeVec* out) {                    \
-        NpReduceType(RULE, a, in, out);                                                      \
-      })                                                                                     \
-      .set_kernel(kRef, NpReduceKernel(LEGACY, false))                                       \
+#define MX_NP_REDUCE(NAME, LEGACY, PARAM, RULE, NONEMPTY)                                        \
+  MX_REGISTER_OP(NAME)                                                                           \
+      .set_params<PARAM>()                                                                       \
+      .set_input_names(std::vector<std::string>{"a"})                                            \
+      .set_infer_shape([](const OpAttrs& a, ShapeVec* in, ShapeVec* out) {                       \
+        CheckNoInitial(a);                                                                       \
+        NpReduceShape(a, in, out, NONEMPTY);                                                     \
+      })                                                                                         \
+      .set_infer_type(                                                                           \
+          [](const OpAttrs& a, DTypeVec* in, DTypeVec* out) { NpReduceType(RULE, a, in, out); }) \
+      .set_kernel(kRef, NpReduceKernel(LEGACY, false))                                           \
       .set_kernel(kOpt, NpReduceKernel(LEGACY, true))
 
 MX_NP_REDUCE(_np_sum, "sum", NpReduceParam, TypeRule::kSumProd, false)
@@ -285,8 +286,9 @@ MX_NP_REDUCE(_np_prod, "prod", NpReduceParam, TypeRule::kSumProd, false)
     });
 
 MX_NP_REDUCE(_npi_mean, "mean", NpReduceParam, TypeRule::kMean, false)
-    .describe("Mean over axes (mx.np.mean). Output dtype: `dtype`, else floats keep theirs and "
-              "ints/bool give float32.")
+    .describe(
+        "Mean over axes (mx.np.mean). Output dtype: `dtype`, else floats keep theirs and "
+        "ints/bool give float32.")
     .set_gradient([](GradBuilder& b, const OpAttrs& a, GV in, GV,
                      GV og) { return Grads{Bcast(b, a, og[0], in[0], true)}; },
                   true, false);
@@ -311,26 +313,27 @@ MX_NP_REDUCE(_np_min, "min", NpMaxParam, TypeRule::kSame, true)
 
 Grads ZeroGrad(GradBuilder& b, const OpAttrs&, GV in, GV, GV) { return Grads{b.ZerosLike(in[0])}; }
 
-#define MX_NP_BOOL_REDUCE(NAME, IS_ALL)                                                     \
-  MX_REGISTER_OP(NAME)                                                                      \
-      .set_params<NpBoolReduceParam>()                                                      \
-      .set_input_names(std::vector<std::string>{"data"})                                    \
-      .set_infer_shape([](const OpAttrs& a, ShapeVec* in, ShapeVec* out) {                  \
-        NpReduceShape(a, in, out, false);                                                   \
-      })                                                                                    \
-      .set_infer_type([](const OpAttrs& a, DTypeVec* in, DTypeVec* out) {                   \
-        NpReduceType(TypeRule::kBool, a, in, out);                                          \
-      })                                                                                    \
-      .set_kernel(kRef, NpBoolKernel(IS_ALL, false))                                        \
-      .set_kernel(kOpt, NpBoolKernel(IS_ALL, true))                                         \
+#define MX_NP_BOOL_REDUCE(NAME, IS_ALL)                                                            \
+  MX_REGISTER_OP(NAME)                                                                             \
+      .set_params<NpBoolReduceParam>()                                                             \
+      .set_input_names(std::vector<std::string>{"data"})                                           \
+      .set_infer_shape(                                                                            \
+          [](const OpAttrs& a, ShapeVec* in, ShapeVec* out) { NpReduceShape(a, in, out, false); }) \
+      .set_infer_type([](const OpAttrs& a, DTypeVec* in, DTypeVec* out) {                          \
+        NpReduceType(TypeRule::kBool, a, in, out);                                                 \
+      })                                                                                           \
+      .set_kernel(kRef, NpBoolKernel(IS_ALL, false))                                               \
+      .set_kernel(kOpt, NpBoolKernel(IS_ALL, true))                                                \
       .set_gradient(ZeroGrad, true, false)
 
 MX_NP_BOOL_REDUCE(_np_all, true)
-    .describe("Whether every element over the axes is nonzero (mx.np.all); bool output, True for "
-              "an empty reduction. Gradient: zero.");
+    .describe(
+        "Whether every element over the axes is nonzero (mx.np.all); bool output, True for "
+        "an empty reduction. Gradient: zero.");
 MX_NP_BOOL_REDUCE(_np_any, false)
-    .describe("Whether any element over the axes is nonzero (mx.np.any); bool output, False for "
-              "an empty reduction. Gradient: zero.")
+    .describe(
+        "Whether any element over the axes is nonzero (mx.np.any); bool output, False for "
+        "an empty reduction. Gradient: zero.")
     .add_alias("_np_sometrue");
 #undef MX_NP_BOOL_REDUCE
 
@@ -380,34 +383,35 @@ Grads MomentGrad(bool is_std, GradBuilder& b, const OpAttrs& a, GV in, GV out, G
   // is only known from shapes, so it comes from _np_reduce_bcast's normalize.
   GradValue g = Bcast(b, a, og[0], in[0]);
   GradValue inv_n = Bcast(b, a, b.OnesLike(og[0]), in[0], true);  // 1 / N
-  GradValue n = b.Div(b.OnesLike(inv_n), inv_n);                    // N
+  GradValue n = b.Div(b.OnesLike(inv_n), inv_n);                  // N
   GradValue inv_div = b.Div(b.OnesLike(n), b.AddScalar(n, -static_cast<double>(p.ddof)));
   GradValue r = b.Mul(b.Mul(g, dev), inv_div);
   if (is_std) return Grads{b.Div(r, Bcast(b, a, out[0], in[0]))};
   return Grads{b.MulScalar(r, 2.0)};
 }
 
-#define MX_NP_MOMENT(NAME, IS_STD)                                                         \
-  MX_REGISTER_OP(NAME)                                                                     \
-      .set_params<NpMomentParam>()                                                         \
-      .set_input_names(std::vector<std::string>{"a"})                                      \
-      .set_infer_shape([](const OpAttrs& a, ShapeVec* in, ShapeVec* out) {                 \
-        NpReduceShape(a, in, out, false);                                                  \
-      })                                                                                   \
-      .set_infer_type([](const OpAttrs& a, DTypeVec* in, DTypeVec* out) {                  \
-        NpReduceType(TypeRule::kMoment, a, in, out);                                       \
-      })                                                                                   \
-      .set_kernel(kRef, MomentKernel(IS_STD))                                              \
-      .set_gradient([](GradBuilder& b, const OpAttrs& a, GV in, GV out, GV og) {           \
-        return MomentGrad(IS_STD, b, a, in, out, og);                                      \
+#define MX_NP_MOMENT(NAME, IS_STD)                                                                 \
+  MX_REGISTER_OP(NAME)                                                                             \
+      .set_params<NpMomentParam>()                                                                 \
+      .set_input_names(std::vector<std::string>{"a"})                                              \
+      .set_infer_shape(                                                                            \
+          [](const OpAttrs& a, ShapeVec* in, ShapeVec* out) { NpReduceShape(a, in, out, false); }) \
+      .set_infer_type([](const OpAttrs& a, DTypeVec* in, DTypeVec* out) {                          \
+        NpReduceType(TypeRule::kMoment, a, in, out);                                               \
+      })                                                                                           \
+      .set_kernel(kRef, MomentKernel(IS_STD))                                                      \
+      .set_gradient([](GradBuilder& b, const OpAttrs& a, GV in, GV out, GV og) {                   \
+        return MomentGrad(IS_STD, b, a, in, out, og);                                              \
       })
 
 MX_NP_MOMENT(_npi_std, true)
-    .describe("Standard deviation over axes (mx.np.std): sqrt(sum((x - mean)^2) / (N - ddof)); "
-              "output dtype `dtype`, else the input's (integers truncated); NaN when N = 0.");
+    .describe(
+        "Standard deviation over axes (mx.np.std): sqrt(sum((x - mean)^2) / (N - ddof)); "
+        "output dtype `dtype`, else the input's (integers truncated); NaN when N = 0.");
 MX_NP_MOMENT(_npi_var, false)
-    .describe("Variance over axes (mx.np.var): sum((x - mean)^2) / (N - ddof); output dtype "
-              "`dtype`, else the input's (integers truncated); NaN when N = 0.");
+    .describe(
+        "Variance over axes (mx.np.var): sum((x - mean)^2) / (N - ddof); output dtype "
+        "`dtype`, else the input's (integers truncated); NaN when N = 0.");
 #undef MX_NP_MOMENT
 
 // ---- argmax / argmin ----
@@ -420,8 +424,8 @@ void NpArgShape(const OpAttrs& attrs, ShapeVec* in, ShapeVec* out) {
   if (!p.axis) {
     if (p.keepdims) o = Shape::Filled(s.ndim(), 1);
     if (s.is_known() && s.Size() == 0)
-      MX_THROW(absl::StatusCode::kInvalidArgument, op, ": attempt to search an empty array of shape ",
-               s.ToString());
+      MX_THROW(absl::StatusCode::kInvalidArgument, op,
+               ": attempt to search an empty array of shape ", s.ToString());
   } else {
     int ax = reduce_internal::CheckAxis(op, *p.axis, s);
     if (s.is_known() && s[ax] == 0 && s.ProdRange(0, ax) * s.ProdRange(ax + 1, s.ndim()) > 0)
@@ -454,18 +458,19 @@ FCompute NpArgKernel(const char* legacy) {
   };
 }
 
-#define MX_NP_ARG(NAME, LEGACY, DOC)                                                          \
-  MX_REGISTER_OP(NAME)                                                                        \
-      .describe(DOC)                                                                          \
-      .set_params<ReduceAxisParam>()                                                          \
-      .set_input_names(std::vector<std::string>{"data"})                                      \
-      .set_infer_shape(NpArgShape)                                                            \
-      .set_infer_type([](const OpAttrs& a, DTypeVec* in, DTypeVec* out) {                     \
-        if ((*in)[0] == DTypeFlag(DType::kBool))                                              \
-          MX_THROW(absl::StatusCode::kInvalidArgument, OpName(a), ": dtype bool is not supported"); \
-        MergeType(&(*out)[0], DTypeFlag(DType::kInt64), StrCat(OpName(a), ": output"));       \
-      })                                                                                      \
-      .set_kernel(kRef, NpArgKernel(LEGACY))                                                  \
+#define MX_NP_ARG(NAME, LEGACY, DOC)                                                    \
+  MX_REGISTER_OP(NAME)                                                                  \
+      .describe(DOC)                                                                    \
+      .set_params<ReduceAxisParam>()                                                    \
+      .set_input_names(std::vector<std::string>{"data"})                                \
+      .set_infer_shape(NpArgShape)                                                      \
+      .set_infer_type([](const OpAttrs& a, DTypeVec* in, DTypeVec* out) {               \
+        if ((*in)[0] == DTypeFlag(DType::kBool))                                        \
+          MX_THROW(absl::StatusCode::kInvalidArgument, OpName(a),                       \
+                   ": dtype bool is not supported");                                    \
+        MergeType(&(*out)[0], DTypeFlag(DType::kInt64), StrCat(OpName(a), ": output")); \
+      })                                                                                \
+      .set_kernel(kRef, NpArgKernel(LEGACY))                                            \
       .set_gradient(ZeroGrad, true, false)
 
 MX_NP_ARG(_npi_argmax, "argmax",
@@ -478,8 +483,9 @@ MX_NP_ARG(_npi_argmin, "argmin",
 
 // ---- helper ops of the gradients ----
 MX_REGISTER_OP(_np_reduce_bcast)
-    .describe("Broadcasts the result of a NumPy reduction (data) back to like's shape and dtype; "
-              "normalize divides by the reduced count (gradients of _np_sum/_npi_mean/...).")
+    .describe(
+        "Broadcasts the result of a NumPy reduction (data) back to like's shape and dtype; "
+        "normalize divides by the reduced count (gradients of _np_sum/_npi_mean/...).")
     .set_params<NpReduceBcastParam>()
     .set_num_inputs(2)
     .set_input_names(std::vector<std::string>{"data", "like"})

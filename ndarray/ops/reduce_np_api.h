@@ -16,8 +16,8 @@
 
 #include "base/shape.h"
 #include "ndarray/ndarray.h"
-#include "ndarray/params.h"
 #include "ndarray/ops/reduce_params.h"
+#include "ndarray/params.h"
 
 namespace mxnet::ops {
 

@@ -162,8 +162,9 @@ void AverageBackwardKernel(const OpContext&, const OpAttrs& attrs, std::span<con
 }
 
 MX_REGISTER_OP(_npi_average)
-    .describe("Weighted average over axes (mx.np.average): sum(a * weights) / sum(weights); "
-              "outputs avg and (visible with returned=True) the sum of the weights.")
+    .describe(
+        "Weighted average over axes (mx.np.average): sum(a * weights) / sum(weights); "
+        "outputs avg and (visible with returned=True) the sum of the weights.")
     .set_params<NpAverageParam>()
     .set_num_inputs([](const OpAttrs& a) { return a.get<NpAverageParam>().weighted ? 2 : 1; })
     .set_input_names([](const OpAttrs& a) {
@@ -171,7 +172,9 @@ MX_REGISTER_OP(_npi_average)
                                               : std::vector<std::string>{"a"};
     })
     .set_num_outputs(2)
-    .set_num_visible_outputs([](const OpAttrs& a) { return a.get<NpAverageParam>().returned ? 2 : 1; })
+    .set_num_visible_outputs([](const OpAttrs& a) {
+      return a.get<NpAverageParam>().returned ? 2 : 1;
+    })
     .set_infer_shape([](const OpAttrs& a, ShapeVec* in, ShapeVec* out) {
       bool weighted = a.get<NpAverageParam>().weighted;
       const Shape& s = (*in)[0];
@@ -203,8 +206,9 @@ MX_REGISTER_OP(_npi_average)
     });
 
 MX_REGISTER_OP(_npi_average_backward)
-    .describe("Gradient of _npi_average: inputs (ograd, ograd_sum_of_weights, a, [weights], avg, "
-              "sum_of_weights), outputs the gradients of a [and weights].")
+    .describe(
+        "Gradient of _npi_average: inputs (ograd, ograd_sum_of_weights, a, [weights], avg, "
+        "sum_of_weights), outputs the gradients of a [and weights].")
     .set_params<NpAverageParam>()
     .set_num_inputs([](const OpAttrs& a) { return a.get<NpAverageParam>().weighted ? 6 : 5; })
     .set_input_names([](const OpAttrs& a) {

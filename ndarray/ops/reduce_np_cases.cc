@@ -31,27 +31,36 @@ int RegisterNpReduceCases() {
       if (o == "_np_prod") t.lo = 0.5, t.hi = 1.5;
       (void)boolean;
       // std of a single element (nothing reduced / 0-dim) has no derivative.
-      if ((o == "_npi_std" || o == "_npi_var") && (c.shape.ndim() == 0 ||
-                                                   (c.attrs.count("axis") &&
-                                                    c.attrs.at("axis") == "()")))
+      if ((o == "_npi_std" || o == "_npi_var") &&
+          (c.shape.ndim() == 0 || (c.attrs.count("axis") && c.attrs.at("axis") == "()")))
         continue;
       RegisterOpTestCase(t);
     }
   }
-  RegisterOpTestCase({.op = "_npi_var", .attrs = {{"axis", "(1,)"}, {"ddof", "1"}},
-                      .shapes = {{3, 4}}, .label = "(ddof=1)"});
-  RegisterOpTestCase({.op = "_npi_std", .attrs = {{"axis", "(0, 1)"}, {"ddof", "1"}, {"keepdims", "True"}},
-                      .shapes = {{3, 4, 2}}, .label = "(ddof=1,keepdims)"});
-  RegisterOpTestCase({.op = "_npi_mean", .attrs = {{"axis", "(0,)"}, {"dtype", "float64"}},
-                      .shapes = {{3, 2}}, .label = "(dtype)"});
+  RegisterOpTestCase({.op = "_npi_var",
+                      .attrs = {{"axis", "(1,)"}, {"ddof", "1"}},
+                      .shapes = {{3, 4}},
+                      .label = "(ddof=1)"});
+  RegisterOpTestCase({.op = "_npi_std",
+                      .attrs = {{"axis", "(0, 1)"}, {"ddof", "1"}, {"keepdims", "True"}},
+                      .shapes = {{3, 4, 2}},
+                      .label = "(ddof=1,keepdims)"});
+  RegisterOpTestCase({.op = "_npi_mean",
+                      .attrs = {{"axis", "(0,)"}, {"dtype", "float64"}},
+                      .shapes = {{3, 2}},
+                      .label = "(dtype)"});
   RegisterOpTestCase({.op = "_np_sum", .shapes = {{0, 3}}, .label = "(zero-size)"});
-  RegisterOpTestCase({.op = "_np_max", .attrs = {{"axis", "(1,)"}}, .shapes = {{0, 3}},
+  RegisterOpTestCase({.op = "_np_max",
+                      .attrs = {{"axis", "(1,)"}},
+                      .shapes = {{0, 3}},
                       .label = "(zero-size, empty result)"});
   for (const char* op : {"_npi_argmax", "_npi_argmin"}) {
     RegisterOpTestCase({.op = op, .shapes = {{3, 4}}, .label = "(flattened)"});
     RegisterOpTestCase({.op = op, .attrs = {{"axis", "1"}}, .shapes = {{3, 4}}});
-    RegisterOpTestCase({.op = op, .attrs = {{"axis", "-3"}, {"keepdims", "True"}},
-                        .shapes = {{2, 3, 4}}, .label = "(keepdims)"});
+    RegisterOpTestCase({.op = op,
+                        .attrs = {{"axis", "-3"}, {"keepdims", "True"}},
+                        .shapes = {{2, 3, 4}},
+                        .label = "(keepdims)"});
   }
   return 0;
 }
@@ -74,42 +83,79 @@ MX_OP_TEST_CASE({.op = "_np_reduce_bcast",
                  .grad_inputs = {0}});
 MX_OP_TEST_CASE({.op = "_np_cumsum", .shapes = {{2, 3}}, .label = "(flattened)"});
 MX_OP_TEST_CASE({.op = "_np_cumsum", .attrs = {{"axis", "1"}}, .shapes = {{2, 3, 4}}});
-MX_OP_TEST_CASE({.op = "_np_cumsum", .attrs = {{"axis", "-3"}, {"dtype", "float64"}},
-                 .shapes = {{2, 3, 4}}, .label = "(first axis, dtype)"});
+MX_OP_TEST_CASE({.op = "_np_cumsum",
+                 .attrs = {{"axis", "-3"}, {"dtype", "float64"}},
+                 .shapes = {{2, 3, 4}},
+                 .label = "(first axis, dtype)"});
 MX_OP_TEST_CASE({.op = "_np_cumsum", .shapes = {Shape()}, .label = "(0-dim)"});
-MX_OP_TEST_CASE({.op = "_np_cumsum_backward", .attrs = {{"axis", "0"}},
-                 .shapes = {{3, 2}, {3, 2}}, .grad_inputs = {0}});
-MX_OP_TEST_CASE({.op = "_np_cumsum_backward", .shapes = {{6}, {2, 3}}, .grad_inputs = {0},
+MX_OP_TEST_CASE({.op = "_np_cumsum_backward",
+                 .attrs = {{"axis", "0"}},
+                 .shapes = {{3, 2}, {3, 2}},
+                 .grad_inputs = {0}});
+MX_OP_TEST_CASE({.op = "_np_cumsum_backward",
+                 .shapes = {{6}, {2, 3}},
+                 .grad_inputs = {0},
                  .label = "(flattened)"});
-MX_OP_TEST_CASE({.op = "_npi_average", .attrs = {{"axis", "(1,)"}}, .shapes = {{2, 3}, {2, 3}},
-                 .lo = 0.5, .hi = 1.5});
-MX_OP_TEST_CASE({.op = "_npi_average", .attrs = {{"returned", "True"}},
-                 .shapes = {{2, 3}, {2, 3}}, .lo = 0.5, .hi = 1.5, .label = "(all, returned)"});
-MX_OP_TEST_CASE({.op = "_npi_average", .attrs = {{"axis", "(-2,)"}, {"returned", "True"}},
-                 .shapes = {{3, 2}, {3}}, .lo = 0.5, .hi = 1.5, .label = "(1-D weights)"});
+MX_OP_TEST_CASE({.op = "_npi_average",
+                 .attrs = {{"axis", "(1,)"}},
+                 .shapes = {{2, 3}, {2, 3}},
+                 .lo = 0.5,
+                 .hi = 1.5});
+MX_OP_TEST_CASE({.op = "_npi_average",
+                 .attrs = {{"returned", "True"}},
+                 .shapes = {{2, 3}, {2, 3}},
+                 .lo = 0.5,
+                 .hi = 1.5,
+                 .label = "(all, returned)"});
+MX_OP_TEST_CASE({.op = "_npi_average",
+                 .attrs = {{"axis", "(-2,)"}, {"returned", "True"}},
+                 .shapes = {{3, 2}, {3}},
+                 .lo = 0.5,
+                 .hi = 1.5,
+                 .label = "(1-D weights)"});
 MX_OP_TEST_CASE({.op = "_npi_average",
                  .attrs = {{"axis", "(0, 2)"}, {"weighted", "False"}, {"returned", "True"}},
-                 .shapes = {{2, 3, 2}}, .label = "(unweighted)"});
-MX_OP_TEST_CASE({.op = "_npi_average_backward", .attrs = {{"axis", "(1,)"}},
-                 .shapes = {{2}, {2}, {2, 3}, {2, 3}, {2}, {2}}, .lo = 0.5, .hi = 1.5,
+                 .shapes = {{2, 3, 2}},
+                 .label = "(unweighted)"});
+MX_OP_TEST_CASE({.op = "_npi_average_backward",
+                 .attrs = {{"axis", "(1,)"}},
+                 .shapes = {{2}, {2}, {2, 3}, {2, 3}, {2}, {2}},
+                 .lo = 0.5,
+                 .hi = 1.5,
                  .check_grad = false});
-MX_OP_TEST_CASE({.op = "_npi_average_backward", .attrs = {{"weighted", "False"}},
-                 .shapes = {Shape(), Shape(), {2, 3}, Shape(), Shape()}, .lo = 0.5, .hi = 1.5,
-                 .check_grad = false, .label = "(unweighted)"});
+MX_OP_TEST_CASE({.op = "_npi_average_backward",
+                 .attrs = {{"weighted", "False"}},
+                 .shapes = {Shape(), Shape(), {2, 3}, Shape(), Shape()},
+                 .lo = 0.5,
+                 .hi = 1.5,
+                 .check_grad = false,
+                 .label = "(unweighted)"});
 MX_OP_TEST_CASE({.op = "_np_trace", .shapes = {{3, 3}}});
-MX_OP_TEST_CASE({.op = "_np_trace", .attrs = {{"offset", "1"}, {"axis1", "1"}, {"axis2", "2"}},
-                 .shapes = {{2, 3, 4}}, .label = "(offset, batch)"});
-MX_OP_TEST_CASE({.op = "_np_trace", .attrs = {{"offset", "-1"}, {"axis1", "-1"}, {"axis2", "0"}},
-                 .shapes = {{2, 3, 4}}, .label = "(negative offset, swapped axes)"});
-MX_OP_TEST_CASE({.op = "_np_trace_backward", .attrs = {{"offset", "1"}},
-                 .shapes = {{4}, {3, 4, 4}}, .grad_inputs = {0}});
+MX_OP_TEST_CASE({.op = "_np_trace",
+                 .attrs = {{"offset", "1"}, {"axis1", "1"}, {"axis2", "2"}},
+                 .shapes = {{2, 3, 4}},
+                 .label = "(offset, batch)"});
+MX_OP_TEST_CASE({.op = "_np_trace",
+                 .attrs = {{"offset", "-1"}, {"axis1", "-1"}, {"axis2", "0"}},
+                 .shapes = {{2, 3, 4}},
+                 .label = "(negative offset, swapped axes)"});
+MX_OP_TEST_CASE({.op = "_np_trace_backward",
+                 .attrs = {{"offset", "1"}},
+                 .shapes = {{4}, {3, 4, 4}},
+                 .grad_inputs = {0}});
 MX_OP_TEST_CASE({.op = "_npi_diff", .shapes = {{2, 5}}});
-MX_OP_TEST_CASE({.op = "_npi_diff", .attrs = {{"n", "2"}, {"axis", "0"}}, .shapes = {{4, 3}},
+MX_OP_TEST_CASE({.op = "_npi_diff",
+                 .attrs = {{"n", "2"}, {"axis", "0"}},
+                 .shapes = {{4, 3}},
                  .label = "(n=2, axis 0)"});
-MX_OP_TEST_CASE({.op = "_npi_diff", .attrs = {{"n", "4"}}, .shapes = {{2, 3}},
+MX_OP_TEST_CASE({.op = "_npi_diff",
+                 .attrs = {{"n", "4"}},
+                 .shapes = {{2, 3}},
                  .label = "(n past the axis: empty)"});
-MX_OP_TEST_CASE({.op = "_npi_diff_backward", .attrs = {{"n", "2"}, {"axis", "1"}},
-                 .shapes = {{2, 2, 3}, {2, 4, 3}}, .grad_inputs = {0}});
+MX_OP_TEST_CASE({.op = "_npi_diff_backward",
+                 .attrs = {{"n", "2"}, {"axis", "1"}},
+                 .shapes = {{2, 2, 3}, {2, 4, 3}},
+                 .grad_inputs = {0}});
 // Bool input: nothing to difference (the gradient is zero).
 MX_OP_TEST_CASE({.op = "_npx_constraint_check",
                  .shapes = {{2, 3}},

@@ -21,8 +21,9 @@ using GV = std::span<const GradValue>;
 constexpr KernelKey kRef{DeviceType::kCPU, Backend::kReference};
 
 MX_REGISTER_OP(_npx_constraint_check)
-    .describe("Checks that every element of a bool array is True: returns a 0-dim True, else "
-              "raises `msg` (npx.constraint_check).")
+    .describe(
+        "Checks that every element of a bool array is True: returns a 0-dim True, else "
+        "raises `msg` (npx.constraint_check).")
     .set_params<NpConstraintCheckParam>()
     .set_input_names(std::vector<std::string>{"input"})
     .set_infer_shape([](const OpAttrs& a, ShapeVec*, ShapeVec* out) {
@@ -43,9 +44,9 @@ MX_REGISTER_OP(_npx_constraint_check)
                              a.get<NpConstraintCheckParam>().msg);
                   *out[0].data<bool>() = true;
                 })
-    .set_gradient(
-        [](GradBuilder& b, const OpAttrs&, GV in, GV, GV) { return Grads{b.ZerosLike(in[0])}; },
-        true, false);
+    .set_gradient([](GradBuilder& b, const OpAttrs&, GV in, GV,
+                     GV) { return Grads{b.ZerosLike(in[0])}; },
+                  true, false);
 
 // Bins of data (validated: 1-D, integer, non-negative).
 std::vector<int64_t> Bins(const OpAttrs& a, const NDArray& data) {
@@ -63,8 +64,9 @@ int64_t BinCount(const OpAttrs& a, const std::vector<int64_t>& v) {
 }
 
 MX_REGISTER_OP(_npi_bincount)
-    .describe("Occurrences (or weight sums) of each non-negative integer in a 1-D array "
-              "(mx.np.bincount); length max(max(data) + 1, minlength).")
+    .describe(
+        "Occurrences (or weight sums) of each non-negative integer in a 1-D array "
+        "(mx.np.bincount); length max(max(data) + 1, minlength).")
     .set_params<NpBincountParam>()
     .set_num_inputs([](const OpAttrs& a) { return a.get<NpBincountParam>().has_weights ? 2 : 1; })
     .set_input_names([](const OpAttrs& a) {

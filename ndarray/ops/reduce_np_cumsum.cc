@@ -47,7 +47,8 @@ void Scan(const T* x, T* y, const AxisSplit& sp, bool reverse) {
       for (int64_t k = 0; k < sp.n; ++k) {
         int64_t j = base + (reverse ? sp.n - 1 - k : k) * sp.inner;
         if constexpr (kFloat)
-          acc = T(static_cast<double>(static_cast<float>(acc)) + static_cast<double>(static_cast<float>(x[j])));
+          acc = T(static_cast<double>(static_cast<float>(acc)) +
+                  static_cast<double>(static_cast<float>(x[j])));
         else
           acc = static_cast<T>(static_cast<uint64_t>(acc) + static_cast<uint64_t>(x[j]));
         y[j] = acc;
@@ -83,8 +84,9 @@ void RunScan(const NDArray& x_in, const NDArray& out, const AxisSplit& sp, bool 
 }
 
 MX_REGISTER_OP(_np_cumsum)
-    .describe("Running sum along axis (mx.np.cumsum); axis None: over the flattened array "
-              "(1-D result). Output dtype: `dtype`, else the input's (bool -> int64).")
+    .describe(
+        "Running sum along axis (mx.np.cumsum); axis None: over the flattened array "
+        "(1-D result). Output dtype: `dtype`, else the input's (bool -> int64).")
     .add_alias("cumsum")
     .set_params<NpCumsumParam>()
     .set_input_names(std::vector<std::string>{"a"})
@@ -119,8 +121,9 @@ MX_REGISTER_OP(_np_cumsum)
 
 // Reverse running sum of ograd (cumsum's output shape) along axis, in like's shape and dtype.
 MX_REGISTER_OP(_np_cumsum_backward)
-    .describe("Gradient of _np_cumsum: the reverse running sum of ograd, shaped and typed as "
-              "`like` (the cumsum input).")
+    .describe(
+        "Gradient of _np_cumsum: the reverse running sum of ograd, shaped and typed as "
+        "`like` (the cumsum input).")
     .set_params<NpCumsumParam>()
     .set_num_inputs(2)
     .set_input_names(std::vector<std::string>{"ograd", "like"})

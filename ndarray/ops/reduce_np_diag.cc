@@ -81,8 +81,9 @@ std::vector<int64_t> TraceMap(const Shape& s, TraceAxes t, int offset) {
 }
 
 MX_REGISTER_OP(_np_trace)
-    .describe("Sum along the diagonal at offset of the 2-D slices over axis1/axis2 (mx.np.trace); "
-              "output: the input's shape without those axes (0 where the offset is outside).")
+    .describe(
+        "Sum along the diagonal at offset of the 2-D slices over axis1/axis2 (mx.np.trace); "
+        "output: the input's shape without those axes (0 where the offset is outside).")
     .set_params<NpTraceParam>()
     .set_input_names(std::vector<std::string>{"data"})
     .set_infer_shape([](const OpAttrs& a, ShapeVec* in, ShapeVec* out) {
@@ -109,8 +110,9 @@ MX_REGISTER_OP(_np_trace)
         true, false);
 
 MX_REGISTER_OP(_np_trace_backward)
-    .describe("Gradient of _np_trace: ograd placed on the diagonal, zeros elsewhere (like's "
-              "shape and dtype).")
+    .describe(
+        "Gradient of _np_trace: ograd placed on the diagonal, zeros elsewhere (like's "
+        "shape and dtype).")
     .set_params<NpTraceParam>()
     .set_num_inputs(2)
     .set_input_names(std::vector<std::string>{"ograd", "like"})
@@ -182,8 +184,9 @@ void DiffRun(const OpAttrs& a, const Shape& xs, const std::vector<double>& src,
 }
 
 MX_REGISTER_OP(_npi_diff)
-    .describe("n-th discrete difference along axis (mx.np.diff): the axis shrinks by n (to 0 at "
-              "least); n = 0 copies.")
+    .describe(
+        "n-th discrete difference along axis (mx.np.diff): the axis shrinks by n (to 0 at "
+        "least); n = 0 copies.")
     .set_params<NpDiffParam>()
     .set_input_names(std::vector<std::string>{"a"})
     .set_infer_shape([](const OpAttrs& a, ShapeVec* in, ShapeVec* out) {
@@ -206,8 +209,9 @@ MX_REGISTER_OP(_npi_diff)
         true, false);
 
 MX_REGISTER_OP(_npi_diff_backward)
-    .describe("Gradient of _npi_diff: the adjoint of the difference applied to ograd (like's "
-              "shape and dtype).")
+    .describe(
+        "Gradient of _npi_diff: the adjoint of the difference applied to ograd (like's "
+        "shape and dtype).")
     .set_params<NpDiffParam>()
     .set_num_inputs(2)
     .set_input_names(std::vector<std::string>{"ograd", "like"})

@@ -61,8 +61,9 @@ void Ediff1dKernel(const OpContext&, const OpAttrs& a, std::span<const NDArray> 
 }
 
 MX_REGISTER_OP(_npi_ediff1d)
-    .describe("Differences between consecutive elements of the flattened input, with to_begin "
-              "prepended and to_end appended (mx.np.ediff1d); 1-D, the input's dtype.")
+    .describe(
+        "Differences between consecutive elements of the flattened input, with to_begin "
+        "prepended and to_end appended (mx.np.ediff1d); 1-D, the input's dtype.")
     .set_params<NpEdiff1dParam>()
     .set_num_inputs([](const OpAttrs& a) { return NumIn(a.get<NpEdiff1dParam>()); })
     .set_input_names([](const OpAttrs& a) {
@@ -82,19 +83,22 @@ MX_REGISTER_OP(_npi_ediff1d)
       MergeType(&(*out)[0], (*in)[0], StrCat(OpName(a), ": output"));
     })
     .set_kernel(kRef, Ediff1dKernel)
-    .set_gradient([](GradBuilder& b, const OpAttrs& a, GV in, GV, GV og) {
-      const Op& bw = OpRegistry::Get("_npi_ediff1d_backward");
-      std::vector<GradValue> args{og[0]};
-      args.insert(args.end(), in.begin(), in.end());
-      return b.Apply(bw, OpAttrs::From(bw, a.get<NpEdiff1dParam>()), args);
-    }, true, false);
+    .set_gradient(
+        [](GradBuilder& b, const OpAttrs& a, GV in, GV, GV og) {
+          const Op& bw = OpRegistry::Get("_npi_ediff1d_backward");
+          std::vector<GradValue> args{og[0]};
+          args.insert(args.end(), in.begin(), in.end());
+          return b.Apply(bw, OpAttrs::From(bw, a.get<NpEdiff1dParam>()), args);
+        },
+        true, false);
 
 // Inputs: ograd (the ediff1d output) and ediff1d's inputs; outputs: the gradient of a,
 // dx[i] = og[b + i - 1] - og[b + i] over the difference part (b = the prepended count), then
 // those of the begin/end arrays (their slices of ograd).
 MX_REGISTER_OP(_npi_ediff1d_backward)
-    .describe("Gradient of _npi_ediff1d for its first input (the adjoint of the difference); "
-              "inputs: ograd, then ediff1d's inputs.")
+    .describe(
+        "Gradient of _npi_ediff1d for its first input (the adjoint of the difference); "
+        "inputs: ograd, then ediff1d's inputs.")
     .set_params<NpEdiff1dParam>()
     .set_num_inputs([](const OpAttrs& a) { return 1 + NumIn(a.get<NpEdiff1dParam>()); })
     .set_input_names([](const OpAttrs& a) {
@@ -128,8 +132,8 @@ MX_REGISTER_OP(_npi_ediff1d_backward)
                   // The prepended / appended arrays pass their slices of ograd through.
                   size_t k = 1;
                   if (p.to_begin_arr_given) {
-                    ConvertElements(og.data(), DType::kFloat64, out[k].data_ptr(),
-                                    out[k].dtype(), out[k].size());
+                    ConvertElements(og.data(), DType::kFloat64, out[k].data_ptr(), out[k].dtype(),
+                                    out[k].size());
                     ++k;
                   }
                   if (p.to_end_arr_given)

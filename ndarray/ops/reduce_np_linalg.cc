@@ -378,8 +378,9 @@ void ContractForward(const OpContext&, const OpAttrs& attrs, std::span<const NDA
 }
 
 // Optimized np.dot / np.matmul: the cases that are plain (batched) matrix products run the
-// legacy dot / batch_dot kernels (oneDNN matmul); other shapes fall back to the contraction. dot: both 2-D. matmul: both 2-D, or the same
-// rank >= 3 with equal batch axes (no broadcasting), viewed as (B, M, K) x (B, K, N).
+// legacy dot / batch_dot kernels (oneDNN matmul); other shapes fall back to the contraction. dot:
+// both 2-D. matmul: both 2-D, or the same rank >= 3 with equal batch axes (no broadcasting), viewed
+// as (B, M, K) x (B, K, N).
 bool MatmulLike(std::span<const NDArray> in, bool matmul) {
   if (in.size() != 2 || in[0].dtype() != in[1].dtype()) return false;
   if (in[0].dtype() != DType::kFloat32 && in[0].dtype() != DType::kFloat64) return false;
@@ -442,13 +443,14 @@ MX_REGISTER_OP(_np_dot)
     .set_infer_shape(ContractShape)
     .set_infer_type(FloatType)
     .set_kernel({DeviceType::kCPU, Backend::kReference}, ContractForward)
-    .set_kernel({DeviceType::kCPU, Backend::kOptimized},
-                [](const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArray> in,
-                   std::span<const NDArray> out) {
-                  if (!MatmulLike(in, false)) return ContractForward(ctx, attrs, in, out);
-                  MatmulFast(ctx, in, out);
-                },
-                [](const OpAttrs&, std::span<const NDArray> in) { return MatmulLike(in, false); })
+    .set_kernel(
+        {DeviceType::kCPU, Backend::kOptimized},
+        [](const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArray> in,
+           std::span<const NDArray> out) {
+          if (!MatmulLike(in, false)) return ContractForward(ctx, attrs, in, out);
+          MatmulFast(ctx, in, out);
+        },
+        [](const OpAttrs&, std::span<const NDArray> in) { return MatmulLike(in, false); })
     .set_gradient(ContractGrad, true, false);
 
 MX_REGISTER_OP(_npi_matmul)
@@ -460,13 +462,14 @@ MX_REGISTER_OP(_npi_matmul)
     .set_infer_shape(ContractShape)
     .set_infer_type(FloatType)
     .set_kernel({DeviceType::kCPU, Backend::kReference}, ContractForward)
-    .set_kernel({DeviceType::kCPU, Backend::kOptimized},
-                [](const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArray> in,
-                   std::span<const NDArray> out) {
-                  if (!MatmulLike(in, true)) return ContractForward(ctx, attrs, in, out);
-                  MatmulFast(ctx, in, out);
-                },
-                [](const OpAttrs&, std::span<const NDArray> in) { return MatmulLike(in, true); })
+    .set_kernel(
+        {DeviceType::kCPU, Backend::kOptimized},
+        [](const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArray> in,
+           std::span<const NDArray> out) {
+          if (!MatmulLike(in, true)) return ContractForward(ctx, attrs, in, out);
+          MatmulFast(ctx, in, out);
+        },
+        [](const OpAttrs&, std::span<const NDArray> in) { return MatmulLike(in, true); })
     .set_gradient(ContractGrad, true, false);
 
 MX_REGISTER_OP(_npi_tensordot)

@@ -34,15 +34,20 @@ const json& Doc() {
 
 ::testing::AssertionResult Matches(const NDArray& got, const NDArray& want) {
   if (got.dtype() != want.dtype())
-    return ::testing::AssertionFailure() << "dtype " << DTypeName(got.dtype()) << " vs expected "
-                                         << DTypeName(want.dtype());
+    return ::testing::AssertionFailure()
+           << "dtype " << DTypeName(got.dtype()) << " vs expected " << DTypeName(want.dtype());
   if (got.shape() != want.shape())
-    return ::testing::AssertionFailure() << "shape " << got.shape() << " vs expected " << want.shape();
+    return ::testing::AssertionFailure()
+           << "shape " << got.shape() << " vs expected " << want.shape();
   switch (want.dtype()) {
-    case DType::kFloat64: return AllClose(got, want, 1e-9, 1e-12);
-    case DType::kFloat32: return AllClose(got, want, 2e-5, 1e-6);
-    case DType::kFloat16: return AllClose(got, want, 2e-3, 1e-3);
-    default: return AllClose(got, want, 0, 0);
+    case DType::kFloat64:
+      return AllClose(got, want, 1e-9, 1e-12);
+    case DType::kFloat32:
+      return AllClose(got, want, 2e-5, 1e-6);
+    case DType::kFloat16:
+      return AllClose(got, want, 2e-3, 1e-3);
+    default:
+      return AllClose(got, want, 0, 0);
   }
 }
 
@@ -134,12 +139,31 @@ TEST(NpReduceVsMXNet, NamesAttributesAndErrors) {
 }
 
 bool IsNpReduceOp(const std::string& op) {
-  static const std::set<std::string> ops = {
-      "_np_sum", "_np_prod", "_npi_mean", "_np_max", "_np_min", "_npi_std", "_npi_var", "_np_all",
-      "_np_any", "_npi_argmax", "_npi_argmin", "_np_reduce_bcast", "_np_reduce_extremum_mask",
-      "_np_cumsum", "_np_cumsum_backward", "_npi_average", "_npi_average_backward",
-      "_np_trace", "_np_trace_backward", "_npi_diff", "_npi_diff_backward",
-      "_npx_constraint_check", "_npi_bincount", "_npi_ediff1d", "_npi_ediff1d_backward"};
+  static const std::set<std::string> ops = {"_np_sum",
+                                            "_np_prod",
+                                            "_npi_mean",
+                                            "_np_max",
+                                            "_np_min",
+                                            "_npi_std",
+                                            "_npi_var",
+                                            "_np_all",
+                                            "_np_any",
+                                            "_npi_argmax",
+                                            "_npi_argmin",
+                                            "_np_reduce_bcast",
+                                            "_np_reduce_extremum_mask",
+                                            "_np_cumsum",
+                                            "_np_cumsum_backward",
+                                            "_npi_average",
+                                            "_npi_average_backward",
+                                            "_np_trace",
+                                            "_np_trace_backward",
+                                            "_npi_diff",
+                                            "_npi_diff_backward",
+                                            "_npx_constraint_check",
+                                            "_npi_bincount",
+                                            "_npi_ediff1d",
+                                            "_npi_ediff1d_backward"};
   return ops.count(op) > 0;
 }
 
@@ -183,7 +207,8 @@ TEST(NpReduce, HandComputed) {
   f64.dtype = DType::kFloat64;
   EXPECT_EQ(nd::np::var(Of({1, 2, 4}, {3}, DType::kInt32), f64).ToVector<double>(),
             (std::vector<double>{5.0 / 3}));
-  EXPECT_EQ(nd::np::std(Of({1, 2, 4}, {3}, DType::kInt32)).ToVector<double>(), (std::vector<double>{1}));
+  EXPECT_EQ(nd::np::std(Of({1, 2, 4}, {3}, DType::kInt32)).ToVector<double>(),
+            (std::vector<double>{1}));
   // all/any: bool, empty reductions True/False; argmax int64, ties -> first.
   EXPECT_EQ(nd::np::all(Of({}, {0, 2})).ToVector<double>(), (std::vector<double>{1}));
   EXPECT_EQ(nd::np::any(Of({}, {0, 2})).ToVector<double>(), (std::vector<double>{0}));
@@ -213,7 +238,8 @@ TEST(NpReduce, HandComputed) {
 
 TEST(NpReduce, Average) {
   NDArray x = Of({1, 2, 3, 4, 5, 6}, {2, 3}), w = Of({1, 0, 1, 2, 1, 1}, {2, 3});
-  NDArrayVec r = Invoke("_npi_average", std::vector<NDArray>{x, w}, {{"axis", "(1,)"}, {"returned", "True"}});
+  NDArrayVec r =
+      Invoke("_npi_average", std::vector<NDArray>{x, w}, {{"axis", "(1,)"}, {"returned", "True"}});
   ASSERT_EQ(r.size(), 2u);
   EXPECT_EQ(r[0].ToVector<double>(), (std::vector<double>{2, 4.75}));
   EXPECT_EQ(r[1].ToVector<double>(), (std::vector<double>{2, 4}));
@@ -221,32 +247,49 @@ TEST(NpReduce, Average) {
   EXPECT_EQ(u[0].shape(), Shape());
   EXPECT_EQ(u[0].ToVector<double>(), (std::vector<double>{3.5}));
   testing::ExpectInvalidArgument(
-      [&] { Invoke("_npi_average", std::vector<NDArray>{x, Of({1, 2}, {2})}, {{"axis", "(0, 1)"}}); },
+      [&] {
+        Invoke("_npi_average", std::vector<NDArray>{x, Of({1, 2}, {2})}, {{"axis", "(0, 1)"}});
+      },
       {"_npi_average", "axis must be a single int"});
   testing::ExpectInvalidArgument(
-      [&] { Invoke("_npi_average", std::vector<NDArray>{x, Of({1, 2}, {2})}, {{"axis", "(1,)"}}); },
+      [&] {
+        Invoke("_npi_average", std::vector<NDArray>{x, Of({1, 2}, {2})}, {{"axis", "(1,)"}});
+      },
       {"_npi_average", "1-D of length 3"});
 }
 
 TEST(NpReduce, TraceAndDiff) {
   NDArray x = Of({0, 1, 2, 3, 4, 5, 6, 7, 8}, {3, 3});
-  EXPECT_EQ(Invoke("_np_trace", std::vector<NDArray>{x})[0].ToVector<double>(), (std::vector<double>{12}));
+  EXPECT_EQ(Invoke("_np_trace", std::vector<NDArray>{x})[0].ToVector<double>(),
+            (std::vector<double>{12}));
   EXPECT_EQ(Invoke("_np_trace", std::vector<NDArray>{x}, {{"offset", "1"}})[0].ToVector<double>(),
             (std::vector<double>{6}));
   EXPECT_EQ(Invoke("_np_trace", std::vector<NDArray>{x}, {{"offset", "5"}})[0].ToVector<double>(),
             (std::vector<double>{0}));
   NDArray d = Invoke("_npi_diff", std::vector<NDArray>{Of({1, 2, 4, 7}, {4})}, {{"n", "2"}})[0];
   EXPECT_EQ(d.ToVector<double>(), (std::vector<double>{1, 1}));
-  EXPECT_EQ(Invoke("_npi_diff", std::vector<NDArray>{Of({1, 2}, {2})}, {{"n", "3"}})[0].shape(), (Shape{0}));
+  EXPECT_EQ(Invoke("_npi_diff", std::vector<NDArray>{Of({1, 2}, {2})}, {{"n", "3"}})[0].shape(),
+            (Shape{0}));
   testing::ExpectInvalidArgument(
-      [&] { Invoke("_np_trace", std::vector<NDArray>{x}, {{"axis1", "1"}, {"axis2", "-1"}}); },
+      [&] {
+        Invoke("_np_trace", std::vector<NDArray>{x}, {{"axis1", "1"}, {"axis2", "-1"}});
+      },
       {"_np_trace", "same axis"});
-  testing::ExpectInvalidArgument([&] { Invoke("_np_trace", std::vector<NDArray>{Of({1, 2}, {2})}); },
-                                 {"_np_trace", "2 dims"});
-  testing::ExpectInvalidArgument([&] { Invoke("_npi_diff", std::vector<NDArray>{x}, {{"axis", "2"}}); },
-                                 {"_npi_diff", "axis 2"});
-  testing::ExpectInvalidArgument([&] { Invoke("_npi_diff", std::vector<NDArray>{x}, {{"n", "-1"}}); },
-                                 {"_npi_diff", "n=-1"});
+  testing::ExpectInvalidArgument(
+      [&] {
+        Invoke("_np_trace", std::vector<NDArray>{Of({1, 2}, {2})});
+      },
+      {"_np_trace", "2 dims"});
+  testing::ExpectInvalidArgument(
+      [&] {
+        Invoke("_npi_diff", std::vector<NDArray>{x}, {{"axis", "2"}});
+      },
+      {"_npi_diff", "axis 2"});
+  testing::ExpectInvalidArgument(
+      [&] {
+        Invoke("_npi_diff", std::vector<NDArray>{x}, {{"n", "-1"}});
+      },
+      {"_npi_diff", "n=-1"});
 }
 
 TEST(NpReduce, ConstraintCheckAndBincount) {
@@ -255,39 +298,64 @@ TEST(NpReduce, ConstraintCheckAndBincount) {
   EXPECT_EQ(r.shape(), Shape());
   EXPECT_EQ(r.ToVector<double>(), (std::vector<double>{1}));
   testing::ExpectInvalidArgument(
-      [&] { Invoke("_npx_constraint_check", std::vector<NDArray>{bad}, {{"msg", "x must be > 0"}}); },
+      [&] {
+        Invoke("_npx_constraint_check", std::vector<NDArray>{bad}, {{"msg", "x must be > 0"}});
+      },
       {"_npx_constraint_check", "x must be > 0"});
   testing::ExpectInvalidArgument(
       [&] { Invoke("_npx_constraint_check", std::vector<NDArray>{Of({1}, {1})}); },
       {"_npx_constraint_check", "bool", "float32"});
-  NDArray c = Invoke("_npi_bincount", std::vector<NDArray>{Of({0, 1, 1, 3}, {4}, DType::kInt32)})[0];
+  NDArray c =
+      Invoke("_npi_bincount", std::vector<NDArray>{Of({0, 1, 1, 3}, {4}, DType::kInt32)})[0];
   EXPECT_EQ(c.dtype(), DType::kInt32);
   EXPECT_EQ(c.ToVector<double>(), (std::vector<double>{1, 2, 0, 1}));
-  NDArray e = Invoke("_npi_bincount", std::vector<NDArray>{Of({}, {0}, DType::kInt32)}, {{"minlength", "3"}})[0];
+  NDArray e = Invoke("_npi_bincount", std::vector<NDArray>{Of({}, {0}, DType::kInt32)},
+                     {{"minlength", "3"}})[0];
   EXPECT_EQ(e.shape(), (Shape{3}));
   testing::ExpectInvalidArgument(
-      [&] { Invoke("_npi_bincount", std::vector<NDArray>{Of({0, -1}, {2}, DType::kInt32)}); },
+      [&] {
+        Invoke("_npi_bincount", std::vector<NDArray>{Of({0, -1}, {2}, DType::kInt32)});
+      },
       {"_npi_bincount", "non-negative", "-1"});
-  testing::ExpectInvalidArgument([&] { Invoke("_npi_bincount", std::vector<NDArray>{Of({0, 1}, {2})}); },
-                                 {"_npi_bincount", "integer", "float32"});
+  testing::ExpectInvalidArgument(
+      [&] {
+        Invoke("_npi_bincount", std::vector<NDArray>{Of({0, 1}, {2})});
+      },
+      {"_npi_bincount", "integer", "float32"});
 }
 
 TEST(NpReduce, Errors) {
   NDArray x = Of({1, 2, 3, 4, 5, 6}, {2, 3});
-  testing::ExpectInvalidArgument([&] { Invoke("_np_sum", std::vector<NDArray>{x}, {{"axis", "(2,)"}}); },
-                                 {"_np_sum", "axis 2", "(2, 3)"});
-  testing::ExpectInvalidArgument([&] { Invoke("_np_max", std::vector<NDArray>{Of({}, {0, 3})}); },
-                                 {"_np_max", "zero-size"});
-  testing::ExpectInvalidArgument([&] { Invoke("_npi_argmax", std::vector<NDArray>{Of({}, {0, 3})}); },
-                                 {"_npi_argmax", "empty"});
   testing::ExpectInvalidArgument(
-      [&] { Invoke("_npi_argmax", std::vector<NDArray>{Of({1, 0}, {2}, DType::kBool)}); },
+      [&] {
+        Invoke("_np_sum", std::vector<NDArray>{x}, {{"axis", "(2,)"}});
+      },
+      {"_np_sum", "axis 2", "(2, 3)"});
+  testing::ExpectInvalidArgument(
+      [&] {
+        Invoke("_np_max", std::vector<NDArray>{Of({}, {0, 3})});
+      },
+      {"_np_max", "zero-size"});
+  testing::ExpectInvalidArgument(
+      [&] {
+        Invoke("_npi_argmax", std::vector<NDArray>{Of({}, {0, 3})});
+      },
+      {"_npi_argmax", "empty"});
+  testing::ExpectInvalidArgument(
+      [&] {
+        Invoke("_npi_argmax", std::vector<NDArray>{Of({1, 0}, {2}, DType::kBool)});
+      },
       {"_npi_argmax", "bool"});
   testing::ExpectInvalidArgument(
-      [&] { Invoke("_npi_var", std::vector<NDArray>{Of({1, 0}, {2}, DType::kBool)}); },
+      [&] {
+        Invoke("_npi_var", std::vector<NDArray>{Of({1, 0}, {2}, DType::kBool)});
+      },
       {"_npi_var", "bool"});
-  testing::ExpectInvalidArgument([&] { Invoke("_np_sum", std::vector<NDArray>{x}, {{"initial", "1"}}); },
-                                 {"_np_sum", "initial"});
+  testing::ExpectInvalidArgument(
+      [&] {
+        Invoke("_np_sum", std::vector<NDArray>{x}, {{"initial", "1"}});
+      },
+      {"_np_sum", "initial"});
 }
 
 }  // namespace

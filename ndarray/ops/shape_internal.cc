@@ -33,8 +33,7 @@ using GV = std::span<const GradValue>;
 FCompute KernelOf(const char* name) {
   return [name](const OpContext& ctx, const OpAttrs& a, std::span<const NDArray> in,
                 std::span<const NDArray> out) {
-    const FCompute* k =
-        OpRegistry::Get(name).FindKernel({DeviceType::kCPU, Backend::kReference});
+    const FCompute* k = OpRegistry::Get(name).FindKernel({DeviceType::kCPU, Backend::kReference});
     (*k)(ctx, a, in, out);
   };
 }
@@ -99,8 +98,7 @@ MX_REGISTER_OP(_zeros_without_dtype)
     .set_params<ZerosWithoutDTypeParam>()
     .set_num_inputs(0)
     .set_infer_shape([](const OpAttrs& a, ShapeVec*, ShapeVec* out) {
-      MergeShape(&(*out)[0], a.get<ZerosWithoutDTypeParam>().shape,
-                 "_zeros_without_dtype: output");
+      MergeShape(&(*out)[0], a.get<ZerosWithoutDTypeParam>().shape, "_zeros_without_dtype: output");
     })
     .set_infer_type([](const OpAttrs& a, DTypeVec*, DTypeVec* out) {
       int t = a.get<ZerosWithoutDTypeParam>().dtype;

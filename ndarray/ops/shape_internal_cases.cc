@@ -18,7 +18,9 @@ MX_OP_TEST_CASE({.op = "_zeros_without_dtype",
 MX_OP_TEST_CASE({.op = "_identity_with_attr_like_rhs", .shapes = {{2, 3}, {2, 3}}});
 MX_OP_TEST_CASE({.op = "_copyto", .shapes = {{3, 2}}});
 MX_OP_TEST_CASE({.op = "_CrossDeviceCopy", .shapes = {{2, 2}}});
-MX_OP_TEST_CASE({.op = "_rnn_param_concat", .attrs = {{"num_args", "2"}}, .shapes = {{2, 3}, {2, 1}}});
+MX_OP_TEST_CASE({.op = "_rnn_param_concat",
+                 .attrs = {{"num_args", "2"}},
+                 .shapes = {{2, 3}, {2, 1}}});
 MX_OP_TEST_CASE({.op = "_rnn_param_concat",
                  .attrs = {{"num_args", "3"}, {"dim", "0"}},
                  .shapes = {{4}, {2}, {3}}});

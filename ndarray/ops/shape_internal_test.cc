@@ -37,7 +37,8 @@ TEST(MXNetRegistry, NamesAttributesAndDefaults) {
   for (auto& [name, info] : doc["ops"].items()) {
     const Op* op = OpRegistry::Find(name);
     ASSERT_NE(op, nullptr) << name;
-    for (const auto& alias : info["names"]) EXPECT_EQ(OpRegistry::Find(alias.get<std::string>()), op);
+    for (const auto& alias : info["names"])
+      EXPECT_EQ(OpRegistry::Find(alias.get<std::string>()), op);
     if (name == "_copyto" || name == "_rnn_param_concat" || name == "_CrossDeviceCopy" ||
         name == "_NoGradient" || name == "_zeros_without_dtype" || name == "_set_value")
       continue;
@@ -51,9 +52,7 @@ TEST(MXNetRegistry, NamesAttributesAndDefaults) {
   EXPECT_EQ(OpAttrs::Parse(z, {}).ToDict(), AttrDict{});
 }
 
-TEST(MXNetErrors, RejectedLikeMXNet) {
-  EXPECT_EQ(CheckRefErrors(LoadJson()), 4u);
-}
+TEST(MXNetErrors, RejectedLikeMXNet) { EXPECT_EQ(CheckRefErrors(LoadJson()), 4u); }
 
 TEST(SetValue, FillsTheCallersOutput) {
   const Op& op = OpRegistry::Get("_set_value");
@@ -61,8 +60,11 @@ TEST(SetValue, FillsTheCallersOutput) {
   InvokeInto(op, OpAttrs::Parse(op, {{"src", "3.5"}}), {}, std::vector<NDArray>{out});
   EXPECT_EQ(Vals(out), (std::vector<double>{3, 3, 3, 3}));
   // Without an output there is nothing to set (MXNet: "Set value target must not be empty").
-  ExpectInvalidArgument([] { Invoke("_set_value", {}, {{"src", "1"}}); },
-                        {"_set_value", "cannot infer"});
+  ExpectInvalidArgument(
+      [] {
+        Invoke("_set_value", {}, {{"src", "1"}});
+      },
+      {"_set_value", "cannot infer"});
 }
 
 TEST(NoGradient, ZerosOfTheGivenOutput) {
@@ -77,14 +79,19 @@ TEST(ZerosWithoutDType, DTypeFromAttributeOrCaller) {
   EXPECT_EQ(z.dtype(), DType::kInt64);
   EXPECT_EQ(Vals(z), (std::vector<double>{0, 0, 0, 0}));
   // dtype -1: unknown until a graph or the caller gives it (MXNet: "Unknown type enum -1").
-  ExpectInvalidArgument([] { Invoke("_zeros_without_dtype", {}, {{"shape", "(2, 2)"}}); },
-                        {"_zeros_without_dtype", "cannot infer"});
+  ExpectInvalidArgument(
+      [] {
+        Invoke("_zeros_without_dtype", {}, {{"shape", "(2, 2)"}});
+      },
+      {"_zeros_without_dtype", "cannot infer"});
   const Op& op = OpRegistry::Get("_zeros_without_dtype");
   NDArray out = Arr({1, 2}, {2}, DType::kFloat64);
   InvokeInto(op, OpAttrs::Parse(op, {{"shape", "(2,)"}}), {}, std::vector<NDArray>{out});
   EXPECT_EQ(Vals(out), (std::vector<double>{0, 0}));
   ExpectInvalidArgument(
-      [] { Invoke("_zeros_without_dtype", {}, {{"shape", "(2, 2)"}, {"dtype", "99"}}); },
+      [] {
+        Invoke("_zeros_without_dtype", {}, {{"shape", "(2, 2)"}, {"dtype", "99"}});
+      },
       {"_zeros_without_dtype", "dtype flag 99"});
 }
 

@@ -118,8 +118,7 @@ MX_REGISTER_OP(_npi_eye)
     .set_infer_shape([](const OpAttrs& a, ShapeVec*, ShapeVec* out) {
       const auto& p = a.get<NpEyeParam>();
       int64_t m = p.M ? *p.M : p.N;
-      if (p.N < 0 || m < 0)
-        Fail(a, "negative dimensions are not allowed, got N=", p.N, " M=", m);
+      if (p.N < 0 || m < 0) Fail(a, "negative dimensions are not allowed, got N=", p.N, " M=", m);
       MergeShape(&(*out)[0], Shape{p.N, m}, "_npi_eye: output");
     })
     .set_infer_type(AttrType<NpEyeParam>)
@@ -136,8 +135,9 @@ MX_REGISTER_OP(_npi_eye)
     .set_non_differentiable();
 
 MX_REGISTER_OP(_npi_arange)
-    .describe("start, start+step, ... below stop (stop None: [0, start)); repeat must be 1 "
-              "(mx.np.arange).")
+    .describe(
+        "start, start+step, ... below stop (stop None: [0, start)); repeat must be 1 "
+        "(mx.np.arange).")
     .set_params<ArangeParam>()
     .set_num_inputs(0)
     .set_infer_shape([](const OpAttrs& a, ShapeVec* in, ShapeVec* out) {
@@ -155,8 +155,8 @@ MX_REGISTER_OP(_npi_arange)
                 [](const OpContext& ctx, const OpAttrs& a, std::span<const NDArray> in,
                    std::span<const NDArray> out) {
                   if (out[0].size() == 0) return;
-                  (*OpRegistry::Get("_arange").FindKernel(
-                      {DeviceType::kCPU, Backend::kReference}))(ctx, a, in, out);
+                  (*OpRegistry::Get("_arange").FindKernel({DeviceType::kCPU, Backend::kReference}))(
+                      ctx, a, in, out);
                 })
     .set_non_differentiable();
 
@@ -220,12 +220,12 @@ T WindowValue(Window w, int64_t i, int64_t M) {
   if (M == 1) return T(1);
   const double pi = static_cast<double>(static_cast<float>(std::numbers::pi));
   // MXNet rounds the angle to float32 (then takes cos in T).
-  T x = static_cast<T>(static_cast<float>(2 * pi * static_cast<double>(i) /
-                                          static_cast<double>(M - 1)));
+  T x = static_cast<T>(
+      static_cast<float>(2 * pi * static_cast<double>(i) / static_cast<double>(M - 1)));
   switch (w) {
     case Window::kBlackman: {
-      T x2 = static_cast<T>(static_cast<float>(4 * pi * static_cast<double>(i) /
-                                               static_cast<double>(M - 1)));
+      T x2 = static_cast<T>(
+          static_cast<float>(4 * pi * static_cast<double>(i) / static_cast<double>(M - 1)));
       return T(0.42) - T(0.5) * std::cos(x) + T(0.08) * std::cos(x2);
     }
     case Window::kHamming:
@@ -259,14 +259,14 @@ void WindowKernel(const OpContext&, const OpAttrs&, std::span<const NDArray>,
   WriteDoubles(out[0], v);
 }
 
-#define MX_NP_WINDOW(name, W, doc)                                              \
-  MX_REGISTER_OP(name)                                                          \
-      .describe(doc)                                                            \
-      .set_params<NpWindowParam>()                                              \
-      .set_num_inputs(0)                                                        \
-      .set_infer_shape(WindowShape)                                             \
-      .set_infer_type(AttrType<NpWindowParam>)                                  \
-      .set_kernel({DeviceType::kCPU, Backend::kReference}, WindowKernel<W>)     \
+#define MX_NP_WINDOW(name, W, doc)                                          \
+  MX_REGISTER_OP(name)                                                      \
+      .describe(doc)                                                        \
+      .set_params<NpWindowParam>()                                          \
+      .set_num_inputs(0)                                                    \
+      .set_infer_shape(WindowShape)                                         \
+      .set_infer_type(AttrType<NpWindowParam>)                              \
+      .set_kernel({DeviceType::kCPU, Backend::kReference}, WindowKernel<W>) \
       .set_non_differentiable()
 
 MX_NP_WINDOW(_npi_blackman, Window::kBlackman,

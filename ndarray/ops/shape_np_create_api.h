@@ -68,7 +68,9 @@ struct NpEyeParam {
     d.field("M", &NpEyeParam::M).describe("Number of columns (None: N).");
     d.field("k", &NpEyeParam::k).describe("Diagonal: 0 main, > 0 above, < 0 below.");
     d.field("ctx", &NpEyeParam::ctx).describe("Device of the output (imperative calls).");
-    d.field("dtype", &NpEyeParam::dtype).choices(NpCreateDTypeChoices()).describe("The output dtype.");
+    d.field("dtype", &NpEyeParam::dtype)
+        .choices(NpCreateDTypeChoices())
+        .describe("The output dtype.");
   }
 };
 

@@ -31,8 +31,7 @@ MX_OP_TEST_CASE({.op = "_npi_hanning", .attrs = {{"M", "7"}}, .check_grad = fals
 // shape_np_create_test.cc. Tensor parameters must be positive for gamma/pareto/powerd/weibull.
 namespace mxnet::testing {
 
-MX_OP_TEST_CASE({.op = "_npi_uniform",
-                 .attrs = {{"low", "0"}, {"high", "2"}, {"size", "(2, 3)"}}});
+MX_OP_TEST_CASE({.op = "_npi_uniform", .attrs = {{"low", "0"}, {"high", "2"}, {"size", "(2, 3)"}}});
 MX_OP_TEST_CASE({.op = "_npi_uniform",
                  .attrs = {{"low", "None"}, {"high", "None"}},
                  .shapes = {{2, 1}, {3}}});
@@ -54,8 +53,7 @@ MX_OP_TEST_CASE({.op = "_npi_gamma",
                  .shapes = {{2, 2}},
                  .lo = 0.5,
                  .hi = 3});
-MX_OP_TEST_CASE({.op = "_npi_gumbel",
-                 .attrs = {{"loc", "0"}, {"scale", "1"}, {"size", "(3,)"}}});
+MX_OP_TEST_CASE({.op = "_npi_gumbel", .attrs = {{"loc", "0"}, {"scale", "1"}, {"size", "(3,)"}}});
 MX_OP_TEST_CASE({.op = "_npi_logistic",
                  .attrs = {{"loc", "None"}, {"scale", "1"}},
                  .shapes = {{4}}});
@@ -66,16 +64,17 @@ MX_OP_TEST_CASE({.op = "_npi_rayleigh",
                  .lo = 0.5,
                  .hi = 2});
 MX_OP_TEST_CASE({.op = "_npi_pareto", .attrs = {{"a", "3"}, {"size", "(5,)"}}});
-MX_OP_TEST_CASE({.op = "_npi_powerd", .attrs = {{"a", "None"}}, .shapes = {{3}}, .lo = 0.5, .hi = 2});
+MX_OP_TEST_CASE(
+    {.op = "_npi_powerd", .attrs = {{"a", "None"}}, .shapes = {{3}}, .lo = 0.5, .hi = 2});
 MX_OP_TEST_CASE({.op = "_npi_weibull", .attrs = {{"a", "1.5"}, {"size", "(2, 2)"}}});
 
 }  // namespace mxnet::testing
 
 namespace mxnet::testing {
 
-MX_OP_TEST_CASE({.op = "_npi_bernoulli",
-                 .attrs = {{"prob", "0.4"}, {"logit", "None"}, {"is_logit", "False"},
-                           {"size", "(2, 3)"}}});
+MX_OP_TEST_CASE(
+    {.op = "_npi_bernoulli",
+     .attrs = {{"prob", "0.4"}, {"logit", "None"}, {"is_logit", "False"}, {"size", "(2, 3)"}}});
 MX_OP_TEST_CASE({.op = "_npi_bernoulli",
                  .attrs = {{"prob", "None"}, {"logit", "None"}, {"is_logit", "True"}},
                  .shapes = {{3}}});

@@ -56,8 +56,8 @@ void Broadcast(const OpAttrs& a, std::vector<int64_t>* acc, const Shape& x) {
     int64_t u = i < acc->size() ? (*acc)[acc->size() - 1 - i] : 1;
     int64_t v = i < static_cast<size_t>(x.ndim()) ? x[x.ndim() - 1 - i] : 1;
     if (u != v && u != 1 && v != 1)
-      Fail(a, "operands could not be broadcast together with shapes ", Shape(*acc).ToString(),
-           " ", x.ToString());
+      Fail(a, "operands could not be broadcast together with shapes ", Shape(*acc).ToString(), " ",
+           x.ToString());
     r[r.size() - 1 - i] = u == 1 ? v : u;
   }
   *acc = r;
@@ -180,16 +180,16 @@ double OpenU(Gen& g, Uni& u) {
   return x;
 }
 
-#define MX_NP_DIST_TRAITS(Name, A, ADef, AReq, B, Ctx, DT, Rule)              \
-  struct Name {                                                               \
-    static constexpr const char* kA = A;                                      \
-    static constexpr float kADefault = ADef;                                  \
-    static constexpr bool kARequired = AReq;                                  \
-    static constexpr const char* kB = B;                                      \
-    static constexpr bool kHasCtx = Ctx, kHasDType = DT;                      \
-    static constexpr const char* kRule = Rule;                                \
-    static bool Valid(bool first, double v);                                  \
-    static double Draw(Gen& g, Uni& u, double x, double y);                   \
+#define MX_NP_DIST_TRAITS(Name, A, ADef, AReq, B, Ctx, DT, Rule) \
+  struct Name {                                                  \
+    static constexpr const char* kA = A;                         \
+    static constexpr float kADefault = ADef;                     \
+    static constexpr bool kARequired = AReq;                     \
+    static constexpr const char* kB = B;                         \
+    static constexpr bool kHasCtx = Ctx, kHasDType = DT;         \
+    static constexpr const char* kRule = Rule;                   \
+    static bool Valid(bool first, double v);                     \
+    static double Draw(Gen& g, Uni& u, double x, double y);      \
   };
 
 MX_NP_DIST_TRAITS(UniformS, "low", kNone, true, "high", true, true, "finite values")
@@ -242,16 +242,16 @@ double WeibullS::Draw(Gen& g, Uni& u, double a, double) {
   return std::pow(-std::log(OpenU(g, u)), 1 / a);
 }
 
-#define MX_NP_DIST(Name, S, kN, doc)                                           \
-  MX_REGISTER_OP(Name)                                                         \
-      .describe(doc)                                                           \
-      .set_params<NpDistParam<S>>()                                            \
-      .set_num_inputs(NumTensors<S>)                                           \
-      .set_input_names(InputNames<S>)                                          \
-      .set_random()                                                            \
-      .set_infer_shape(DistShape<NpDistParam<S>, kN>)                                       \
-      .set_infer_type(DistType<S>)                                             \
-      .set_kernel({DeviceType::kCPU, Backend::kReference}, DistKernel<S>)      \
+#define MX_NP_DIST(Name, S, kN, doc)                                      \
+  MX_REGISTER_OP(Name)                                                    \
+      .describe(doc)                                                      \
+      .set_params<NpDistParam<S>>()                                       \
+      .set_num_inputs(NumTensors<S>)                                      \
+      .set_input_names(InputNames<S>)                                     \
+      .set_random()                                                       \
+      .set_infer_shape(DistShape<NpDistParam<S>, kN>)                     \
+      .set_infer_type(DistType<S>)                                        \
+      .set_kernel({DeviceType::kCPU, Backend::kReference}, DistKernel<S>) \
       .set_non_differentiable()
 
 MX_NP_DIST(_npi_uniform, UniformS, false, "Samples U[low, high) (mx.np.random.uniform).");
@@ -275,7 +275,9 @@ bool BernoulliTensor(const NpBernoulliParam& p) { return !(p.is_logit ? p.logit 
 MX_REGISTER_OP(_npi_bernoulli)
     .describe("Samples 1 with probability prob or sigmoid(logit), else 0 (mx.np.random.bernoulli).")
     .set_params<NpBernoulliParam>()
-    .set_num_inputs([](const OpAttrs& a) { return BernoulliTensor(a.get<NpBernoulliParam>()) ? 1 : 0; })
+    .set_num_inputs([](const OpAttrs& a) {
+      return BernoulliTensor(a.get<NpBernoulliParam>()) ? 1 : 0;
+    })
     .set_input_names([](const OpAttrs& a) {
       return BernoulliTensor(a.get<NpBernoulliParam>()) ? std::vector<std::string>{"input1"}
                                                         : std::vector<std::string>{};

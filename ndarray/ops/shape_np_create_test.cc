@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <numbers>
 #include <nlohmann/json.hpp>
+#include <numbers>
 
 #include "ndarray/ops/shape_np_create_api.h"
 #include "ndarray/random.h"
@@ -68,8 +68,8 @@ TEST(ByHand, SmallValues) {
   NDArray ind = Invoke("_npi_indices", {}, {{"dimensions", "(2, 2)"}})[0];
   EXPECT_EQ(ind.dtype(), DType::kInt32);
   EXPECT_EQ(Vals(ind), (std::vector<double>{0, 0, 1, 1, 0, 1, 0, 1}));
-  EXPECT_EQ(Vals(Invoke("_npi_logspace", {}, {{"start", "0"}, {"stop", "3"}, {"num", "4"},
-                                               {"base", "2"}})[0]),
+  EXPECT_EQ(Vals(Invoke("_npi_logspace", {},
+                        {{"start", "0"}, {"stop", "3"}, {"num", "4"}, {"base", "2"}})[0]),
             (std::vector<double>{1, 2, 4, 8}));
   std::vector<double> h = Vals(Invoke("_npi_hanning", {}, {{"M", "3"}, {"dtype", "float64"}})[0]);
   ASSERT_EQ(h.size(), 3u);
@@ -170,8 +170,8 @@ TEST(Samplers, MomentsMatchTheDistributions) {
 
 TEST(Samplers, SupportAndKolmogorovSmirnovForUniform) {
   random::seed(3);
-  NDArray y = Invoke("_npi_uniform", {}, {{"low", "2"}, {"high", "5"}, {"size", "(20000,)"},
-                                           {"dtype", "float64"}})[0];
+  NDArray y = Invoke("_npi_uniform", {},
+                     {{"low", "2"}, {"high", "5"}, {"size", "(20000,)"}, {"dtype", "float64"}})[0];
   std::vector<double> v = Vals(y);
   std::sort(v.begin(), v.end());
   EXPECT_GE(v.front(), 2);
@@ -185,7 +185,7 @@ TEST(Samplers, SupportAndKolmogorovSmirnovForUniform) {
   for (const char* op : {"_npi_exponential", "_npi_rayleigh", "_npi_pareto", "_npi_weibull"}) {
     AttrDict at = {{"size", "(5000,)"}};
     at[op == std::string("_npi_exponential") || op == std::string("_npi_rayleigh") ? "scale"
-                                                                                     : "a"] = "2";
+                                                                                   : "a"] = "2";
     for (double x : Vals(Invoke(op, {}, at)[0])) ASSERT_GE(x, 0) << op;
   }
   for (double x : Vals(Invoke("_npi_powerd", {}, {{"a", "3"}, {"size", "(5000,)"}})[0]))
@@ -215,21 +215,28 @@ TEST(Samplers, SeedRepeats) {
 TEST(Samplers, BernoulliFrequencies) {
   random::seed(9);
   const int64_t n = 100000;
-  double m = SampleMoments(Invoke("_npi_bernoulli", {}, {{"prob", "0.3"}, {"logit", "None"},
-                                                          {"is_logit", "False"},
-                                                          {"size", StrCat("(", n, ",)")}})[0])
+  double m = SampleMoments(Invoke("_npi_bernoulli", {},
+                                  {{"prob", "0.3"},
+                                   {"logit", "None"},
+                                   {"is_logit", "False"},
+                                   {"size", StrCat("(", n, ",)")}})[0])
                  .mean;
   EXPECT_NEAR(m, 0.3, 6 * std::sqrt(0.21 / n));
   double pl = 1 / (1 + std::exp(-0.5));
-  m = SampleMoments(Invoke("_npi_bernoulli", {}, {{"prob", "None"}, {"logit", "0.5"},
-                                                   {"is_logit", "True"},
-                                                   {"size", StrCat("(", n, ",)")}})[0])
+  m = SampleMoments(Invoke("_npi_bernoulli", {},
+                           {{"prob", "None"},
+                            {"logit", "0.5"},
+                            {"is_logit", "True"},
+                            {"size", StrCat("(", n, ",)")}})[0])
           .mean;
   EXPECT_NEAR(m, pl, 6 * std::sqrt(pl * (1 - pl) / n));
   NDArray pr = NDArray::FromVector<double>({0, 1}, {2}, cpu(), DType::kFloat32);
   NDArray y = Invoke("_npi_bernoulli", std::vector<NDArray>{pr},
-                     {{"prob", "None"}, {"logit", "None"}, {"is_logit", "False"},
-                      {"size", "(50, 2)"}, {"dtype", "bool"}})[0];
+                     {{"prob", "None"},
+                      {"logit", "None"},
+                      {"is_logit", "False"},
+                      {"size", "(50, 2)"},
+                      {"dtype", "bool"}})[0];
   EXPECT_EQ(y.dtype(), DType::kBool);
   std::vector<double> v = Vals(y);
   for (int64_t i = 0; i < 50; ++i) {
@@ -259,10 +266,14 @@ TEST(Samplers, MultinomialCounts) {
   EXPECT_EQ(Vals(Invoke("_npi_multinomial", std::vector<NDArray>{pv}, {{"n", "4"}})[0]),
             (std::vector<double>{0, 4, 0}));
   ExpectInvalidArgument(
-      [] { Invoke("_npi_multinomial", {}, {{"n", "3"}, {"pvals", "(0.9, 0.3, 0.1)"}}); },
+      [] {
+        Invoke("_npi_multinomial", {}, {{"n", "3"}, {"pvals", "(0.9, 0.3, 0.1)"}});
+      },
       {"_npi_multinomial", "sum(pvals[:-1])"});
   ExpectInvalidArgument(
-      [] { Invoke("_npi_multinomial", {}, {{"n", "3"}, {"pvals", "(-0.1, 0.3)"}}); },
+      [] {
+        Invoke("_npi_multinomial", {}, {{"n", "3"}, {"pvals", "(-0.1, 0.3)"}});
+      },
       {"_npi_multinomial", ">= 0"});
 }
 
@@ -303,8 +314,9 @@ TEST(Samplers, TensorParametersBroadcast) {
     }
   }
   // float16 / float64 outputs from the dtype attribute, not the inputs.
-  EXPECT_EQ(Invoke("_npi_gamma", {}, {{"shape", "1"}, {"scale", "1"}, {"dtype", "float16"}})[0].dtype(),
-            DType::kFloat16);
+  EXPECT_EQ(
+      Invoke("_npi_gamma", {}, {{"shape", "1"}, {"scale", "1"}, {"dtype", "float16"}})[0].dtype(),
+      DType::kFloat16);
   EXPECT_EQ(Invoke("_npi_exponential", std::vector<NDArray>{scale}, {{"scale", "None"}})[0].dtype(),
             DType::kFloat32);
 }

@@ -80,9 +80,9 @@ NDArrayVec RunWithKernel(const OpTestCase& c, KernelKey key, std::span<const NDA
   NDArrayVec outs;
   // Zero-input ops whose output only the caller gives (_set_value, _NoGradient): (2, 3) float32.
   for (size_t i = 0; i < out_s.size(); ++i)
-    outs.emplace_back(inputs.empty() && !out_s[i].is_known() ? Shape{2, 3} : out_s[i], cpu(),
-                      out_t[i] < 0 && inputs.empty() ? DType::kFloat32
-                                                      : static_cast<DType>(out_t[i]));
+    outs.emplace_back(
+        inputs.empty() && !out_s[i].is_known() ? Shape{2, 3} : out_s[i], cpu(),
+        out_t[i] < 0 && inputs.empty() ? DType::kFloat32 : static_cast<DType>(out_t[i]));
   OpContext ctx{c.is_train, c.is_train, cpu()};
   (*k)(ctx, attrs, inputs, outs);
   return outs;

@@ -19,14 +19,15 @@ if [ ${#files[@]} -eq 0 ]; then
   mapfile -t files < <(git ls-files '*.cc' '*.h' '*.cu' | grep -v '^third_party/')
 fi
 bad=()
-for f in "${files[@]}"; do
-  [ -f "$f" ] || continue
-  if [ "$mode" = fix ]; then
-    clang-format -i "$f"
-  elif ! clang-format --dry-run -Werror "$f" >/dev/null 2>&1; then
-    bad+=("$f")
-  fi
-done
+existing=()
+for f in "${files[@]}"; do [ -f "$f" ] && existing+=("$f"); done
+if [ "$mode" = fix ]; then
+  [ ${#existing[@]} -eq 0 ] || clang-format -i "${existing[@]}"
+elif [ ${#existing[@]} -gt 0 ]; then
+  # One clang-format process for all files; its diagnostics start with "FILE:LINE:COL:".
+  mapfile -t bad < <(clang-format --dry-run -Werror "${existing[@]}" 2>&1 >/dev/null |
+    sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: .*/\1/p' | sort -u)
+fi
 if [ ${#bad[@]} -gt 0 ]; then
   echo "format.sh: ${#bad[@]} file(s) need clang-format (tools/lint/format.sh --fix):" >&2
   printf '  %s\n' "${bad[@]}" >&2

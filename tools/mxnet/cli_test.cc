@@ -143,8 +143,8 @@ TEST(Cli, TrainModelZooNet) {
   const NDArray* dense = params->find("arg:output.weight");
   const NDArray* conv = params->find("arg:features.0.weight");
   ASSERT_TRUE(dense && conv) << r.output;
-  EXPECT_EQ(dense->shape(), (Shape{10, 512}));       // classes = 10
-  EXPECT_EQ(conv->shape(), (Shape{64, 1, 7, 7}));    // one input channel
+  EXPECT_EQ(dense->shape(), (Shape{10, 512}));     // classes = 10
+  EXPECT_EQ(conv->shape(), (Shape{64, 1, 7, 7}));  // one input channel
   Result bad = RunTool("train --model vgg11 --limit 100 --out " + out);
   EXPECT_EQ(bad.code, 1);
   EXPECT_NE(bad.output.find("--model vgg11 does not fit Fashion-MNIST's 1x28x28 images: Pooling"),

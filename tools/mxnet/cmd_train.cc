@@ -246,9 +246,8 @@ absl::StatusOr<std::shared_ptr<gluon::HybridBlock>> MakeNet(const std::string& m
   try {
     (*net)(NDArray::Full(Shape{1, 1, 28, 28}, 0.0, dev));
   } catch (const Error& e) {
-    return absl::InvalidArgumentError(StrCat("--model ", model,
-                                             " does not fit Fashion-MNIST's 1x28x28 images: ",
-                                             e.what()));
+    return absl::InvalidArgumentError(
+        StrCat("--model ", model, " does not fit Fashion-MNIST's 1x28x28 images: ", e.what()));
   }
   return net;
 }

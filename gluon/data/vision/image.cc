@@ -582,13 +582,14 @@ NDArray fixed_crop(const NDArray& src, int64_t x0, int64_t y0, int64_t w, int64_
 
 NDArray resize_short(const NDArray& src, int64_t size, Interp interp, bool round_long_side) {
   CheckImage(src, "resize_short", false);
-  MX_REQUIRE(size >= 1, absl::StatusCode::kInvalidArgument, "resize_short: size must be positive, got ", size);
+  MX_REQUIRE(size >= 1, absl::StatusCode::kInvalidArgument,
+             "resize_short: size must be positive, got ", size);
   const int64_t h = src.shape()[0], w = src.shape()[1];
   const int64_t shorter = std::min(h, w), longer = std::max(h, w);
-  const int64_t scaled = round_long_side
-                             ? std::llround(static_cast<double>(size) * static_cast<double>(longer) /
-                                            static_cast<double>(shorter))
-                             : size * longer / shorter;
+  const int64_t scaled =
+      round_long_side ? std::llround(static_cast<double>(size) * static_cast<double>(longer) /
+                                     static_cast<double>(shorter))
+                      : size * longer / shorter;
   const int64_t other = std::max<int64_t>(size, scaled);
   return h <= w ? imresize(src, other, size, interp) : imresize(src, size, other, interp);
 }
