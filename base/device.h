@@ -1,5 +1,5 @@
 // Devices ("contexts" in MXNet 1.x): cpu(0), gpu(1), cpu_pinned(0). The numbering of DeviceType is
-// MXNet's dev_type as stored in .params files (FORMATS.md §1.2).
+// MXNet's dev_type as stored in .params files (docs/formats.md §2.3).
 #pragma once
 
 #include <cstdint>

@@ -14,7 +14,7 @@ struct DTypeInfo {
   std::string_view npy;
 };
 
-// Indexed by type flag (FORMATS.md §1.3).
+// Indexed by type flag (docs/formats.md §2.3).
 constexpr std::array<DTypeInfo, kNumDTypes> kInfo = {{
     {DType::kFloat32, 4, "float32", "<f4"},
     {DType::kFloat64, 8, "float64", "<f8"},

@@ -1,4 +1,4 @@
-// Element types with MXNet's type-flag numbering (mshadow::TypeFlag; FORMATS.md §1.3).
+// Element types with MXNet's type-flag numbering (mshadow::TypeFlag; docs/formats.md §2.3).
 #pragma once
 
 #include <cstddef>

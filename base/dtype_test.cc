@@ -5,7 +5,7 @@
 namespace mxnet {
 namespace {
 
-// The type-flag table of FORMATS.md §1.3, written out independently of dtype.cc.
+// The type-flag table of docs/formats.md §2.3, written out independently of dtype.cc.
 struct Row {
   int flag;
   const char* name;

@@ -112,7 +112,7 @@ class Block : public std::enable_shared_from_this<Block> {
   HookHandle register_forward_pre_hook(PreHook hook);
   HookHandle register_forward_hook(PostHook hook);
 
-  // Parameters by structured name in MXNet's NDArray-list format (FORMATS.md §1, §4).
+  // Parameters by structured name in MXNet's NDArray-list format (docs/formats.md §2, §4).
   // deduplicate: shared parameters are saved once.
   absl::Status save_parameters(const std::string& filename, bool deduplicate = false) const;
   // Loads save_parameters files of ours, MXNet 1.x and 2.x (arg:/aux: prefixes are stripped).

@@ -2,11 +2,11 @@
 //
 // A pretrained model `name` lives in `<root>/<name>-<sha1[:8]>.params` (MXNet's save_parameters
 // format, structured keys) where root defaults to $MXNET_HOME/models and MXNET_HOME to ~/.mxnet
-// (FORMATS.md §5). The whole file's SHA-1 must equal the entry of MXNet's table (identical from
-// 1.3 through 2.0). This build never downloads: a missing file is an error that names the file,
-// the directory and the URL MXNet would fetch it from (`{repo}gluon/models/<file>.zip`, repo =
-// $MXNET_GLUON_REPO or Apache's S3 bucket); a file whose checksum differs is an error too (MXNet
-// would re-download it). Nothing here ever falls back to random weights.
+// (docs/formats.md §5). The whole file's SHA-1 must equal the entry of MXNet's table (identical
+// from 1.3 through 2.0). This build never downloads: a missing file is an error that names the
+// file, the directory and the URL MXNet would fetch it from (`{repo}gluon/models/<file>.zip`,
+// repo = $MXNET_GLUON_REPO or Apache's S3 bucket); a file whose checksum differs is an error too
+// (MXNet would re-download it). Nothing here ever falls back to random weights.
 #pragma once
 
 #include <string>

@@ -46,7 +46,7 @@ TEST(Table, MatchesMxnet) {
   }
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, vision::model_names());  // every get_model name has pretrained weights
-  // FORMATS.md §5.
+  // docs/formats.md §5.
   EXPECT_EQ(*short_hash("resnet18_v1"), "a0666292");
   EXPECT_EQ(*short_hash("resnet50_v1"), "0aee57f9");
   EXPECT_EQ(*short_hash("mobilenet1.0"), "6b8c5106");

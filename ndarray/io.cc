@@ -1,4 +1,4 @@
-// MXNet-compatible NDArray files; see io.h and FORMATS.md §1.
+// MXNet-compatible NDArray files; see io.h and docs/formats.md §2.
 #include "ndarray/io.h"
 
 #include <fcntl.h>
@@ -322,7 +322,7 @@ class Reader {
   const LoadOptions& opt_;
 };
 
-// ---- §1.1/§1.2: the NDArray-list container. ----
+// ---- docs/formats.md §2.1/§2.2: the NDArray-list container. ----
 
 struct RawShape {
   int64_t ndim = 0;  // -1 = unknown
@@ -511,7 +511,7 @@ class ListParser : public Reader {
       MX_ASSIGN_OR_RETURN(sshape, ReadShape64("storage shape"));
     }
     MX_ASSIGN_OR_RETURN(RawShape shape, ReadShape64("shape"));
-    // Empty ("none") arrays: the writer stops after the shape (§1.2).
+    // Empty ("none") arrays: the writer stops after the shape (docs/formats.md §2.4).
     bool none = v3 ? shape.unknown() : (shape.ndim == 0 || shape.unknown());
     if (none) {
       f->arrays.emplace_back();
@@ -637,7 +637,7 @@ class ListParser : public Reader {
   }
 };
 
-// ---- §1.6: .npy ----
+// ---- docs/formats.md §2.6: .npy ----
 
 // A Python literal as found in .npy headers: str, int, bool, None, tuple, list, dict.
 struct PyValue {

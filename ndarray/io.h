@@ -1,21 +1,22 @@
 // MXNet-compatible NDArray files (mx.nd.save / mx.nd.load, npx.save / npx.load): the binary
-// NDArray-list format of FORMATS.md §1.1–§1.5 (`.params`, `.nd`) and the NumPy formats MXNet 2.x
-// writes (§1.6: `.npy`, `.npz`).
+// NDArray-list format of docs/formats.md §2.1–§2.5 (`.params`, `.nd`) and the NumPy formats MXNet
+// 2.x writes (§2.6 `.npy`, §2.7 `.npz`).
 //
 //   MX_ASSIGN_OR_RETURN(nd::NDArrayFile f, nd::load("resnet-0000.params"));
 //   for (size_t i = 0; i < f.size(); ++i) use(f.names[i], f.arrays[i]);
 //   MX_RETURN_IF_ERROR(nd::save("out.params", f.items()));
 //
-// Reading (format sniffed from the first bytes, §1.6):
-//  - §1.1 container (magic 0x112) with every record kind of §1.2: legacy (≤0.10, u32 ndim and
+// Reading (format sniffed from the first bytes, §2.8):
+//  - §2.1 container (magic 0x112) with every record kind of §2.2: legacy (≤0.10, u32 ndim and
 //    u32 dims), V1 (0xF993FAC8), V2 (0xF993FAC9) and V3 (0xF993FACA, np-shape); all 13 dtype
-//    flags of §1.3; every ctx of §1.2 (arrays are loaded to LoadOptions::device, the stored ctx
+//    flags of §2.3; every ctx of §2.3 (arrays are loaded to LoadOptions::device, the stored ctx
 //    is reported in RecordInfo::saved_device); names section with 0 (list) or n_arrays (dict)
 //    entries, any other count is an error.
 //  - "none" (empty) arrays come back as NDArray() (is_none()): legacy/V1/V2 ndim 0, V3 ndim -1.
-//    V2 records also treat ndim -1 or a dim of -1 as none (what 2.x, which loads V2 under global
-//    np-shape, does); V3 ndim 0 is a real 0-d scalar.
-//  - Sparse V2 records (§1.4, row_sparse and csr) are DENSIFIED by default: the result is a
+//    V2 records also treat ndim -1 or a dim of -1 as none (2.x, which loads V2 under global
+//    np-shape, does so for a dim of -1; MXNet cannot read ndim -1 at all); V3 ndim 0 is a real
+//    0-d scalar.
+//  - Sparse V2 records (§2.5, row_sparse and csr) are DENSIFIED by default: the result is a
 //    dense array of the record's shape with the stored values scattered in, and
 //    RecordInfo::stype tells the stored storage type. Their indices are validated (in range,
 //    csr indptr monotonic and ending at nnz). With LoadOptions::densify_sparse = false they give
@@ -51,7 +52,7 @@
 // (NDArrayFile::trailing_bytes tells how many there were); LoadOptions::allow_trailing_bytes =
 // false makes them a kDataLoss error. The same holds for bytes after a .npy's data.
 //
-// Writing: the §1.1 container with V2 records (what MXNet 1.x mx.nd.save writes; dense, stype 0,
+// Writing: the §2.1 container with V2 records (what MXNet 1.x mx.nd.save writes; dense, stype 0,
 // ctx = the array's device, data copied to the host), or V3 records (np-shape, what 1.x npx.save
 // and 2.x mx.nd.save write) with SaveOptions::version; `.npy`/`.npz` with SaveOptions::format.
 // Saving to a path is atomic: the bytes go to `<path>.tmp-XXXXXX` in the same directory, which is
@@ -73,15 +74,15 @@
 
 namespace mxnet::nd {
 
-// The container a file uses (FORMATS.md §1.1 vs §1.6).
+// The container a file uses (docs/formats.md §2.1 vs §2.6, §2.7).
 enum class FileFormat {
-  kNDArrayList,  // §1.1: magic 0x112, records, names (.params / .nd)
-  kNpy,          // §1.6: one NumPy array ("\x93NUMPY")
-  kNpz,          // §1.6: zip of <name>.npy members ("PK\x03\x04" / "PK\x05\x06")
+  kNDArrayList,  // §2.1: magic 0x112, records, names (.params / .nd)
+  kNpy,          // §2.6: one NumPy array ("\x93NUMPY")
+  kNpz,          // §2.7: zip of <name>.npy members ("PK\x03\x04" / "PK\x05\x06")
 };
 std::string_view FileFormatName(FileFormat f);  // "ndarray-list", "npy", "npz"
 
-// The kind of one §1.2 record, decided by its first u32.
+// The kind of one §2.2 record, decided by its first u32.
 enum class RecordVersion {
   kLegacy = 0,  // ≤0.10: the u32 is ndim, then u32 dims
   kV1 = 1,      // 0xF993FAC8: int64 dims
@@ -90,13 +91,13 @@ enum class RecordVersion {
 };
 std::string_view RecordVersionName(RecordVersion v);  // "legacy", "V1", "V2", "V3"
 
-// Storage type of a V2 record (§1.4).
+// Storage type of a V2 record (§2.5).
 enum class StorageType : int32_t { kDefault = 0, kRowSparse = 1, kCSR = 2 };
 std::string_view StorageTypeName(StorageType s);  // "default", "row_sparse", "csr"
 
 // Facts about one loaded array that the NDArray itself does not carry.
 struct RecordInfo {
-  // §1.1 files: the record's kind; npy/npz: kV3 (NumPy semantics: 0-d is a scalar).
+  // §2.1 files: the record's kind; npy/npz: kV3 (NumPy semantics: 0-d is a scalar).
   RecordVersion version = RecordVersion::kV2;
   // Byte offset of the record in the file (npz: of the member's data in the member).
   uint64_t offset = 0;
@@ -138,8 +139,8 @@ struct LoadOptions {
   bool allow_trailing_bytes = true;
 };
 
-// Loads an NDArray file of any supported format (sniffed per FORMATS.md §1.6). `path` names the
-// file in error messages. Errors as described at the top of this file; a missing file is
+// Loads an NDArray file of any supported format (sniffed per docs/formats.md §2.8). `path` names
+// the file in error messages. Errors as described at the top of this file; a missing file is
 // kNotFound.
 absl::StatusOr<NDArrayFile> load(const std::string& path, const LoadOptions& options = {});
 
@@ -165,7 +166,7 @@ struct SaveOptions {
 // Saves an unnamed list. kNDArrayList: n_names 0 (MXNet loads a list). kNpy: exactly one array
 // (else kInvalidArgument). kNpz: members arr_0.npy, arr_1.npy, … (what 2.x npx.savez does).
 // None arrays cannot be written to npy/npz (kInvalidArgument). Arrays on any device are copied to
-// the host; their device is recorded as the ctx (§1.2).
+// the host; their device is recorded as the ctx (§2.2).
 absl::Status save(const std::string& path, const std::vector<NDArray>& arrays,
                   const SaveOptions& options = {});
 // Saves named arrays in the given order (a dict). Names must be unique (kInvalidArgument

@@ -122,7 +122,7 @@ void ExpectFileMatches(const json& want, const NDArrayFile& f, const std::string
 
 json LoadManifest(const std::string& dir) { return json::parse(ReadFile(dir + "manifest.json")); }
 
-// ---- Byte builders for hand-made files (FORMATS.md §1.1/§1.2). ----
+// ---- Byte builders for hand-made files (docs/formats.md §2.1/§2.2). ----
 
 struct Bytes {
   std::string b;
@@ -525,7 +525,7 @@ TEST(Load, DeviceWithoutBackendIsAnError) {
   EXPECT_THAT(Msg(f.status()), HasSubstr("cannot move arrays to gpu(0)"));
 }
 
-// ---- Older record kinds, built byte by byte per FORMATS.md §1.2. ----
+// ---- Older record kinds, built byte by byte per docs/formats.md §2.2. ----
 
 TEST(Legacy, MeanImageLikeRecord) {
   // mean_224.nd's layout: u32 ndim 3, u32 dims, cpu(0), float32, data; one name "mean_img".

@@ -1,7 +1,7 @@
 // Typed operator attributes that parse from and print to MXNet's attribute strings
-// (FORMATS.md §3): tuples "(3, 3)", bools "True"/"False", floats like Python's repr ("1e-05",
-// "0.9", "1.0"), optional values "None", dtypes by name. Defaults are the C++ defaults of the op
-// (the struct's member initializers), applied for every key the string form leaves out.
+// (docs/formats.md §3.4): tuples "(3, 3)", bools "True"/"False", floats like Python's repr
+// ("1e-05", "0.9", "1.0"), optional values "None", dtypes by name. Defaults are the C++ defaults
+// of the op (the struct's member initializers), applied for every key the string form leaves out.
 //
 //   struct PoolingParam {
 //     Shape kernel;

@@ -1,5 +1,5 @@
-// Minimal zip archive access for .npz files (FORMATS.md §1.6), over Debian's libzip. Internal to
-// ndarray/io.cc; errors carry no file name (the caller adds it).
+// Minimal zip archive access for .npz files (docs/formats.md §2.7), over Debian's libzip. Internal
+// to ndarray/io.cc; errors carry no file name (the caller adds it).
 #pragma once
 
 #include <cstdint>

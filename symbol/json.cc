@@ -1,6 +1,6 @@
-// MXNet symbol JSON, both ways (FORMATS.md §2): reads what MXNet 0.8-2.0 wrote (legacy attr/param
-// keys, input pairs, the hidden-key, aux-state, BatchNorm-init and argmax upgrades of §2.4, op
-// aliases) and writes what MXNet 1.9.1 loads.
+// MXNet symbol JSON, both ways (docs/formats.md §3): reads what MXNet 0.8-2.0 wrote (legacy
+// attr/param keys, input pairs, the hidden-key, aux-state, BatchNorm-init and argmax upgrades of
+// §3.3, op aliases) and writes what MXNet 1.9.1 loads.
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -128,7 +128,7 @@ absl::StatusOr<Symbol> ParseGraph(const Json& j, int version, bool np_shape, int
         std::string key = k;
         if (!IsHiddenKey(key))
           for (const char* h : kHiddenKeys)
-            if (key == h) key = StrCat("__", h, "__");  // §2.4 step 1
+            if (key == h) key = StrCat("__", h, "__");  // docs/formats.md §3.3 step 1
         n->user_attrs[key] = v;
       }
       if (auto it = n->user_attrs.find("__shape__"); it != n->user_attrs.end() && !np_shape)
@@ -162,7 +162,7 @@ absl::StatusOr<Symbol> ParseGraph(const Json& j, int version, bool np_shape, int
       if (moved) continue;
       if (version < 905 && (op->name == "argmax" || op->name == "argmin") && k == "axis" &&
           v == "-1")
-        continue;  // §2.4 step 5
+        continue;  // docs/formats.md §3.3 step 5
       params[k] = v;
     }
     absl::Status st = StatusFromCall([&] { n->attrs = OpAttrs::Parse(*op, params); });
@@ -176,7 +176,7 @@ absl::StatusOr<Symbol> ParseGraph(const Json& j, int version, bool np_shape, int
     }
     int nin = op->NumInputs(n->attrs);
     std::vector<std::string> in_names = op->InputNames(n->attrs);
-    // §2.4 step 3: add missing trailing inputs (aux states) as variables.
+    // docs/formats.md §3.3 step 3: add missing trailing inputs (aux states) as variables.
     if (version < 900 && static_cast<int>(n->inputs.size()) < nin) {
       for (int k = static_cast<int>(n->inputs.size()); k < nin; ++k) {
         auto v = std::make_shared<Node>();
@@ -201,7 +201,7 @@ absl::StatusOr<Symbol> ParseGraph(const Json& j, int version, bool np_shape, int
           }
       if (!placed) n->user_attrs[k] = v;
     }
-    // §2.4 step 4: BatchNorm initializers of its moving statistics.
+    // docs/formats.md §3.3 step 4: BatchNorm initializers of its moving statistics.
     if (version < 904 && op->name == "BatchNorm" && nin == 5) {
       n->inputs[3].node->user_attrs.try_emplace("__init__", "[\"zero\", {}]");
       n->inputs[4].node->user_attrs.try_emplace("__init__", "[\"one\", {}]");

@@ -112,7 +112,7 @@ class Symbol {
   // A deep copy of the graph (new nodes).
   Symbol copy() const;
 
-  // MXNet JSON (written as MXNet 1.9.1 loads it; FORMATS.md §2).
+  // MXNet JSON (written as MXNet 1.9.1 loads it; docs/formats.md §3).
   std::string tojson() const;
   static absl::StatusOr<Symbol> fromjson(std::string_view json);
   absl::Status save(const std::string& path) const;  // atomic (temp file + rename)

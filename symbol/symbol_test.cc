@@ -103,7 +103,7 @@ TEST_F(SymbolTest, JsonRoundTripPreservesGraph) {
 }
 
 // A hand-written pre-0.9 style file: "param" + "attr" keys, input pairs, alias op names, bare
-// hidden keys, "<arg>_lr_mult" (FORMATS.md §2.4).
+// hidden keys, "<arg>_lr_mult" (docs/formats.md §3.3).
 TEST_F(SymbolTest, ReadsLegacyJson) {
   const char* legacy = R"({
     "nodes": [
@@ -153,7 +153,8 @@ TEST_F(SymbolTest, MalformedJsonErrorsNameTheNode) {
             {"op": "elemwise_add", "name": "a", "inputs": [[0, 0, 0]]}], "heads": [[1, 0, 0]],
             "attrs": {"mxnet_version": ["int", 10901]}})",
         "takes 2 inputs");
-  // Before 0.9 missing trailing inputs were implicit: they become variables (§2.4 step 3).
+  // Before 0.9 missing trailing inputs were implicit: they become variables (docs/formats.md
+  // §3.3 step 3).
   auto old = Symbol::fromjson(R"({"nodes": [{"op": "null", "name": "x", "inputs": []},
       {"op": "elemwise_add", "name": "a", "inputs": [[0, 0]]}], "heads": [[1, 0]]})");
   ASSERT_TRUE(old.ok()) << old.status();

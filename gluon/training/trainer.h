@@ -28,8 +28,8 @@
 // optimizer state and update count untouched), as in MXNet.
 //
 // States file (save_states / load_states): MXNet pickles its Updater; we write MXNet's NDArray
-// dict format (.params/.nd, FORMATS.md §1, readable by mx.nd.load), atomically (a temporary
-// file renamed over the target):
+// dict format (.params/.nd, docs/formats.md §2.1, §4.4; readable by mx.nd.load), atomically (a
+// temporary file renamed over the target):
 //   "<i>:<k>"       state array k of the parameter with index i (none entries omitted)
 //   "<i>:weight32"  its float32 master weight (multi-precision only)
 //   "__trainer_states__"  a uint8 array holding UTF-8 JSON:

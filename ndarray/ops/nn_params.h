@@ -1,5 +1,5 @@
 // Typed attributes of the nn op family, with MXNet 1.9.1's names, C++ defaults and string forms
-// (FORMATS.md §3). Shared by the registrations (nn_*.cc) and the nd:: free functions
+// (docs/formats.md §3.4). Shared by the registrations (nn_*.cc) and the nd:: free functions
 // (nn_api.h), where they double as the options structs:
 //   nd::BatchNorm(x, gamma, beta, mean, var, {.eps = 1e-5, .fix_gamma = false});
 // Field order follows MXNet's declaration order, so designated initializers read like kwargs.

@@ -1,5 +1,5 @@
 // Typed attributes of the shape op family, with MXNet 1.9.1's names, defaults and string forms
-// (FORMATS.md §3). Shared by the registrations (shape_*.cc) and the nd:: free functions
+// (docs/formats.md §3.4). Shared by the registrations (shape_*.cc) and the nd:: free functions
 // (shape_api.h).
 #pragma once
 

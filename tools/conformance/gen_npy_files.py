@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write small .npy/.npz reference files with NumPy (FORMATS.md §1.6), plus manifest.json.
+"""Write small .npy/.npz reference files with NumPy (docs/formats.md §2.6-2.7), plus manifest.json.
 
 Run with the conformance venv (numpy 1.23.5):
     PY=$(tools/conformance/setup_venv.sh | tail -1)
