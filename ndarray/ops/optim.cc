@@ -27,20 +27,15 @@
 #include "ndarray/kernel_util.h"
 #include "ndarray/ops/basic_util.h"
 #include "ndarray/ops/optim_api.h"
+#include "ndarray/ops/optim_util.h"
 
 // The element loops carry `omp simd`: they are elementwise (out may alias weight only at the
 // same index), so vectorizing them is always valid.
 namespace mxnet::ops {
 namespace {
 
-constexpr int64_t kGrain = 16384;
+using namespace optim;  // NOLINT(build/namespaces): the family's building blocks
 
-// mshadow's clip for bound >= 0 (NaN stays NaN), as two selects so loops containing it vectorize.
-template <typename A>
-inline A Clip(A x, A bound) {
-  A y = x > bound ? bound : x;
-  return y < -bound ? -bound : y;
-}
 // Square roots of a block in place: SSE sqrtps/sqrtpd (IEEE, bit-identical to std::sqrt) where
 // available. std::sqrt itself keeps a call for errno on negative arguments, which stops the
 // compiler from vectorizing any loop containing it (the build has no -fno-math-errno).
@@ -79,89 +74,16 @@ inline A Sign(A x) {
   return static_cast<A>((x > A(0)) - (x < A(0)));
 }
 
-template <typename T>
-T* Ptr(const NDArray& a) {
-  return static_cast<T*>(a.data_ptr());
-}
-
-std::string_view OpName(const OpAttrs& attrs) {
-  return attrs.op() ? std::string_view(attrs.op()->name) : std::string_view("optimizer update");
-}
-
-// ---- Shape and type inference. ----
-
-// Inputs [0, n_same) and every output share one shape; the remaining inputs hold one element
-// (lamb's r1/r2, adamw's rescale_grad) unless `rest_same` (then they share the shape too).
-FInferShape SameShape(int n_same, bool rest_same) {
-  return [n_same, rest_same](const OpAttrs& attrs, ShapeVec* in, ShapeVec* out) {
-    std::string_view op = OpName(attrs);
-    int limit = rest_same ? static_cast<int>(in->size()) : n_same;
-    Shape s = Shape::Unknown();
-    for (int i = 0; i < limit; ++i) MergeShape(&s, (*in)[i], StrCat(op, ": input ", i));
-    for (size_t i = 0; i < out->size(); ++i) MergeShape(&s, (*out)[i], StrCat(op, ": output ", i));
-    for (int i = 0; i < limit; ++i) (*in)[i] = s;
-    for (auto& x : *out) x = s;
-    for (int i = limit; i < static_cast<int>(in->size()); ++i) {
-      const Shape& r = (*in)[i];
-      if (r.is_known() && r.Size() != 1)
-        MX_THROW(absl::StatusCode::kInvalidArgument, op, ": input ", i, " (",
-                 attrs.op() ? attrs.op()->InputNames(attrs)[i] : std::string(),
-                 ") must hold exactly one element, got shape ", r.ToString());
-      if (!r.is_known()) (*in)[i] = Shape{1};
-    }
-  };
-}
-
-void RequireType(const OpAttrs& attrs, DTypeVec* in, int i, DType want) {
-  int& t = (*in)[i];
-  if (t < 0) {
-    t = static_cast<int>(want);
-  } else if (t != static_cast<int>(want)) {
-    MX_THROW(absl::StatusCode::kInvalidArgument, OpName(attrs), ": input ", i, " (",
-             attrs.op() ? attrs.op()->InputNames(attrs)[i] : std::string(), ") must be ",
-             DTypeName(want), ", got ", DTypeName(static_cast<DType>(t)));
-  }
-}
-
-// Inputs in `same` and outputs (unless out_f32) share one dtype; the other inputs are float32.
-FInferType MixedType(std::vector<int> same, bool out_f32 = false) {
-  return [same, out_f32](const OpAttrs& attrs, DTypeVec* in, DTypeVec* out) {
-    std::string_view op = OpName(attrs);
-    int t = -1;
-    for (int i : same) MergeType(&t, (*in)[i], StrCat(op, ": input ", i));
-    if (!out_f32)
-      for (size_t i = 0; i < out->size(); ++i) MergeType(&t, (*out)[i], StrCat(op, ": output ", i));
-    for (int i : same) (*in)[i] = t;
-    for (int i = 0; i < static_cast<int>(in->size()); ++i)
-      if (std::find(same.begin(), same.end(), i) == same.end())
-        RequireType(attrs, in, i, DType::kFloat32);
-    for (auto& x : *out) x = out_f32 ? static_cast<int>(DType::kFloat32) : t;
-  };
-}
-
-// ---- Registration: inputs (MXNet's argument names), mutated state inputs, not differentiable,
-// output 0 may share input 0's buffer (the in-place weight update).
-Op& Declare(Op& op, std::vector<std::string> inputs, std::vector<int> mutated) {
-  op.set_num_inputs(static_cast<int>(inputs.size()))
-      .set_input_names(std::move(inputs))
-      .set_mutable_inputs(std::move(mutated))
-      .set_non_differentiable()
-      .add_inplace(0, 0);
-  return op;
-}
+// ---- Registration: the inputs (MXNet's argument names) with their roles give the input names,
+// mutated inputs and shape/type inference (optim_util.h); output 0 may share input 0's buffer.
 #define MX_OPTIM_OP(NAME, ...)                                       \
   [[maybe_unused]] ::mxnet::Op& MX_CONCAT_(optim_op_, __COUNTER__) = \
-      Declare(::mxnet::OpRegistry::Register(#NAME), __VA_ARGS__)
-
-template <typename P>
-const P& Get(const OpAttrs& attrs) {
-  return attrs.get<P>();
-}
+      DeclareUpdate(::mxnet::OpRegistry::Register(#NAME), UpdateLayout{__VA_ARGS__})
 
 // ---- sgd_update ----
 void SGDKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                std::span<const NDArray> out) {
-  const auto& p = Get<SGDParam>(attrs);
+  const auto& p = attrs.get<SGDParam>();
   int64_t n = in[0].size();
   MX_FLOAT_TYPE_SWITCH(in[0].dtype(), T, "sgd_update", {
     using A = AccType<T>;
@@ -183,7 +105,7 @@ void SGDKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> 
   });
 }
 
-MX_OPTIM_OP(sgd_update, {"weight", "grad"}, {})
+MX_OPTIM_OP(sgd_update, {In("weight"), In("grad")})
     .describe(
         "SGD update: weight = (1 - lr*wd)*weight - lr*clip(rescale_grad*grad, clip_gradient).")
     .add_alias("_sparse_sgd_update")
@@ -193,7 +115,7 @@ MX_OPTIM_OP(sgd_update, {"weight", "grad"}, {})
 // ---- sgd_mom_update ----
 void SGDMomKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                   std::span<const NDArray> out) {
-  const auto& p = Get<SGDMomParam>(attrs);
+  const auto& p = attrs.get<SGDMomParam>();
   int64_t n = in[0].size();
   MX_FLOAT_TYPE_SWITCH(in[0].dtype(), T, "sgd_mom_update", {
     using A = AccType<T>;
@@ -216,7 +138,7 @@ void SGDMomKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArra
   });
 }
 
-MX_OPTIM_OP(sgd_mom_update, {"weight", "grad", "mom"}, {2})
+MX_OPTIM_OP(sgd_mom_update, {In("weight"), In("grad"), State("mom")})
     .describe(
         "SGD with momentum: mom = momentum*mom - lr*wd*weight - lr*clip(rescale_grad*grad); "
         "weight += mom.")
@@ -227,7 +149,7 @@ MX_OPTIM_OP(sgd_mom_update, {"weight", "grad", "mom"}, {2})
 // ---- mp_sgd_update / mp_sgd_mom_update (float32 master weight and momentum) ----
 void MPSGDKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                  std::span<const NDArray> out) {
-  const auto& p = Get<SGDParam>(attrs);
+  const auto& p = attrs.get<SGDParam>();
   int64_t n = in[0].size();
   MX_FLOAT_TYPE_SWITCH(in[0].dtype(), T, "mp_sgd_update", {
     const T* g = Ptr<T>(in[1]);
@@ -247,16 +169,14 @@ void MPSGDKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray
   });
 }
 
-MX_OPTIM_OP(mp_sgd_update, {"weight", "grad", "weight32"}, {2})
+MX_OPTIM_OP(mp_sgd_update, {In("weight"), In("grad"), F32("weight32")})
     .describe("Multi-precision sgd_update: updates the float32 master weight32, writes it to out.")
     .set_params<SGDParam>()
-    .set_infer_shape(SameShape(3, true))
-    .set_infer_type(MixedType({0, 1}))
     .set_kernel({DeviceType::kCPU, Backend::kReference}, MPSGDKernel);
 
 void MPSGDMomKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                     std::span<const NDArray> out) {
-  const auto& p = Get<SGDMomParam>(attrs);
+  const auto& p = attrs.get<SGDMomParam>();
   int64_t n = in[0].size();
   MX_FLOAT_TYPE_SWITCH(in[0].dtype(), T, "mp_sgd_mom_update", {
     const T* g = Ptr<T>(in[1]);
@@ -279,11 +199,9 @@ void MPSGDMomKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDAr
   });
 }
 
-MX_OPTIM_OP(mp_sgd_mom_update, {"weight", "grad", "mom", "weight32"}, {2, 3})
+MX_OPTIM_OP(mp_sgd_mom_update, {In("weight"), In("grad"), F32("mom"), F32("weight32")})
     .describe("Multi-precision sgd_mom_update: float32 momentum and master weight32.")
     .set_params<SGDMomParam>()
-    .set_infer_shape(SameShape(4, true))
-    .set_infer_type(MixedType({0, 1}))
     .set_kernel({DeviceType::kCPU, Backend::kReference}, MPSGDMomKernel);
 
 // ---- nag_mom_update / mp_nag_mom_update ----
@@ -291,7 +209,7 @@ MX_OPTIM_OP(mp_sgd_mom_update, {"weight", "grad", "mom", "weight32"}, {2, 3})
 // (out = weight, as its optimizer does) that reads the NEW weight. We reproduce both cases.
 void NAGMomKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                   std::span<const NDArray> out) {
-  const auto& p = Get<NAGMomParam>(attrs);
+  const auto& p = attrs.get<NAGMomParam>();
   int64_t n = in[0].size();
   bool in_place = out[0].data_ptr() == in[0].data_ptr();
   MX_FLOAT_TYPE_SWITCH(in[0].dtype(), T, "nag_mom_update", {
@@ -315,14 +233,14 @@ void NAGMomKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArra
   });
 }
 
-MX_OPTIM_OP(nag_mom_update, {"weight", "grad", "mom"}, {2})
+MX_OPTIM_OP(nag_mom_update, {In("weight"), In("grad"), State("mom")})
     .describe("Nesterov momentum update (MXNet's NAG).")
     .set_params<NAGMomParam>()
     .set_kernel({DeviceType::kCPU, Backend::kReference}, NAGMomKernel);
 
 void MPNAGMomKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                     std::span<const NDArray> out) {
-  const auto& p = Get<NAGMomParam>(attrs);
+  const auto& p = attrs.get<NAGMomParam>();
   int64_t n = in[0].size();
   MX_FLOAT_TYPE_SWITCH(in[0].dtype(), T, "mp_nag_mom_update", {
     const T* g = Ptr<T>(in[1]);
@@ -345,17 +263,15 @@ void MPNAGMomKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDAr
   });
 }
 
-MX_OPTIM_OP(mp_nag_mom_update, {"weight", "grad", "mom", "weight32"}, {2, 3})
+MX_OPTIM_OP(mp_nag_mom_update, {In("weight"), In("grad"), F32("mom"), F32("weight32")})
     .describe("Multi-precision nag_mom_update: float32 momentum and master weight32.")
     .set_params<NAGMomParam>()
-    .set_infer_shape(SameShape(4, true))
-    .set_infer_type(MixedType({0, 1}))
     .set_kernel({DeviceType::kCPU, Backend::kReference}, MPNAGMomKernel);
 
 // ---- adam_update ----
 void AdamKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                 std::span<const NDArray> out) {
-  const auto& p = Get<AdamParam>(attrs);
+  const auto& p = attrs.get<AdamParam>();
   int64_t n = in[0].size();
   MX_FLOAT_TYPE_SWITCH(in[0].dtype(), T, "adam_update", {
     using A = AccType<T>;
@@ -387,7 +303,7 @@ void AdamKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray>
   });
 }
 
-MX_OPTIM_OP(adam_update, {"weight", "grad", "mean", "var"}, {2, 3})
+MX_OPTIM_OP(adam_update, {In("weight"), In("grad"), State("mean"), State("var")})
     .describe(
         "Adam update: g = rescale_grad*grad + wd*weight (then clipped); mean, var moving "
         "averages; weight -= lr*mean/(sqrt(var) + epsilon). Bias correction is the caller's "
@@ -408,7 +324,7 @@ bool AdamWScale(std::span<const NDArray> in, std::span<const NDArray> out, float
 
 void AdamWKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                  std::span<const NDArray> out) {
-  const auto& p = Get<AdamWParam>(attrs);
+  const auto& p = attrs.get<AdamWParam>();
   float scale;
   if (!AdamWScale(in, out, &scale)) return;
   int64_t n = in[0].size();
@@ -442,19 +358,18 @@ void AdamWKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray
   });
 }
 
-MX_OPTIM_OP(_adamw_update, {"weight", "grad", "mean", "var", "rescale_grad"}, {2, 3})
+MX_OPTIM_OP(_adamw_update,
+            {In("weight"), In("grad"), State("mean"), State("var"), Scalar("rescale_grad", true)})
     .describe(
         "AdamW update (decoupled weight decay): weight -= eta*(lr*mean/(sqrt(var) + epsilon) "
         "+ wd*weight), with grad scaled by the one-element rescale_grad input; skipped when "
         "rescale_grad is NaN, Inf or 0.")
     .set_params<AdamWParam>()
-    .set_infer_shape(SameShape(4, false))
-    .set_infer_type(MixedType({0, 1, 2, 3}))
     .set_kernel({DeviceType::kCPU, Backend::kReference}, AdamWKernel);
 
 void MPAdamWKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                    std::span<const NDArray> out) {
-  const auto& p = Get<AdamWParam>(attrs);
+  const auto& p = attrs.get<AdamWParam>();
   float scale;
   if (!AdamWScale(in, out, &scale)) return;
   int64_t n = in[0].size();
@@ -481,18 +396,16 @@ void MPAdamWKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArr
   });
 }
 
-MX_OPTIM_OP(_mp_adamw_update, {"weight", "grad", "mean", "var", "weight32", "rescale_grad"},
-            {2, 3, 4})
+MX_OPTIM_OP(_mp_adamw_update, {In("weight"), In("grad"), F32("mean"), F32("var"), F32("weight32"),
+                               Scalar("rescale_grad", true)})
     .describe("Multi-precision _adamw_update: float32 mean, var and master weight32.")
     .set_params<AdamWParam>()
-    .set_infer_shape(SameShape(5, false))
-    .set_infer_type(MixedType({0, 1}))
     .set_kernel({DeviceType::kCPU, Backend::kReference}, MPAdamWKernel);
 
 // ---- rmsprop_update / rmspropalex_update ----
 void RMSPropKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                    std::span<const NDArray> out) {
-  const auto& p = Get<RMSPropParam>(attrs);
+  const auto& p = attrs.get<RMSPropParam>();
   int64_t n = in[0].size();
   MX_FLOAT_TYPE_SWITCH(in[0].dtype(), T, "rmsprop_update", {
     using A = AccType<T>;
@@ -523,7 +436,7 @@ void RMSPropKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArr
   });
 }
 
-MX_OPTIM_OP(rmsprop_update, {"weight", "grad", "n"}, {2})
+MX_OPTIM_OP(rmsprop_update, {In("weight"), In("grad"), State("n")})
     .describe(
         "RMSProp (Tieleman & Hinton): n = (1-gamma1)*g^2 + gamma1*n; "
         "weight -= lr*g/sqrt(n + epsilon), g = clip(rescale_grad*grad + wd*weight).")
@@ -532,7 +445,7 @@ MX_OPTIM_OP(rmsprop_update, {"weight", "grad", "n"}, {2})
 
 void RMSPropAlexKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                        std::span<const NDArray> out) {
-  const auto& p = Get<RMSPropAlexParam>(attrs);
+  const auto& p = attrs.get<RMSPropAlexParam>();
   int64_t n = in[0].size();
   MX_FLOAT_TYPE_SWITCH(in[0].dtype(), T, "rmspropalex_update", {
     using A = AccType<T>;
@@ -563,7 +476,7 @@ void RMSPropAlexKernel(const OpContext&, const OpAttrs& attrs, std::span<const N
   });
 }
 
-MX_OPTIM_OP(rmspropalex_update, {"weight", "grad", "n", "g", "delta"}, {2, 3, 4})
+MX_OPTIM_OP(rmspropalex_update, {In("weight"), In("grad"), State("n"), State("g"), State("delta")})
     .describe(
         "Centered RMSProp (Graves 2013): n, g moving averages of grad^2 and grad; "
         "delta = gamma2*delta - lr*grad/sqrt(n - g^2 + epsilon); weight += delta.")
@@ -573,7 +486,7 @@ MX_OPTIM_OP(rmspropalex_update, {"weight", "grad", "n", "g", "delta"}, {2, 3, 4}
 // ---- ftrl_update ----
 void FtrlKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                 std::span<const NDArray> out) {
-  const auto& p = Get<FtrlParam>(attrs);
+  const auto& p = attrs.get<FtrlParam>();
   int64_t n = in[0].size();
   MX_FLOAT_TYPE_SWITCH(in[0].dtype(), T, "ftrl_update", {
     using A = AccType<T>;
@@ -600,7 +513,7 @@ void FtrlKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray>
   });
 }
 
-MX_OPTIM_OP(ftrl_update, {"weight", "grad", "z", "n"}, {2, 3})
+MX_OPTIM_OP(ftrl_update, {In("weight"), In("grad"), State("z"), State("n")})
     .describe("FTRL-Proximal update (McMahan et al. 2013) with L1 lamda1 and L2 wd.")
     .add_alias("_sparse_ftrl_update")
     .set_params<FtrlParam>()
@@ -609,7 +522,7 @@ MX_OPTIM_OP(ftrl_update, {"weight", "grad", "z", "n"}, {2, 3})
 // ---- signsgd_update / signum_update ----
 void SignSGDKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                    std::span<const NDArray> out) {
-  const auto& p = Get<SignSGDParam>(attrs);
+  const auto& p = attrs.get<SignSGDParam>();
   int64_t n = in[0].size();
   MX_FLOAT_TYPE_SWITCH(in[0].dtype(), T, "signsgd_update", {
     using A = AccType<T>;
@@ -625,7 +538,7 @@ void SignSGDKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArr
   });
 }
 
-MX_OPTIM_OP(signsgd_update, {"weight", "grad"}, {})
+MX_OPTIM_OP(signsgd_update, {In("weight"), In("grad")})
     .describe(
         "signSGD: weight = (1 - lr*wd)*weight - lr*sign(grad) (rescale_grad and clip_gradient "
         "have no effect, as in MXNet).")
@@ -634,7 +547,7 @@ MX_OPTIM_OP(signsgd_update, {"weight", "grad"}, {})
 
 void SignumKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                   std::span<const NDArray> out) {
-  const auto& p = Get<SignumParam>(attrs);
+  const auto& p = attrs.get<SignumParam>();
   int64_t n = in[0].size();
   MX_FLOAT_TYPE_SWITCH(in[0].dtype(), T, "signum_update", {
     using A = AccType<T>;
@@ -655,7 +568,7 @@ void SignumKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArra
   });
 }
 
-MX_OPTIM_OP(signum_update, {"weight", "grad", "mom"}, {2})
+MX_OPTIM_OP(signum_update, {In("weight"), In("grad"), State("mom")})
     .describe(
         "Signum: mom = momentum*mom - (1-momentum)*(wd*weight + clip(rescale_grad*grad)); "
         "weight = (1 - lr*wd_lh)*weight + lr*sign(mom).")
@@ -697,32 +610,32 @@ void LambPhase1(const LambUpdatePhaseOneParam& p, int64_t n, const T* g, S* mean
 
 void LambPhase1Kernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                       std::span<const NDArray> out) {
-  const auto& p = Get<LambUpdatePhaseOneParam>(attrs);
+  const auto& p = attrs.get<LambUpdatePhaseOneParam>();
   MX_FLOAT_TYPE_SWITCH(in[0].dtype(), T, "lamb_update_phase1", {
     LambPhase1<T, T, T>(p, in[0].size(), Ptr<T>(in[1]), Ptr<T>(in[2]), Ptr<T>(in[3]), Ptr<T>(in[0]),
                         Ptr<T>(out[0]));
   });
 }
 
-MX_OPTIM_OP(lamb_update_phase1, {"weight", "grad", "mean", "var"}, {2, 3})
+MX_OPTIM_OP(lamb_update_phase1, {In("weight"), In("grad"), State("mean"), State("var")})
     .describe("LAMB phase 1: updates mean/var and returns the layer's update direction g.")
     .set_params<LambUpdatePhaseOneParam>()
     .set_kernel({DeviceType::kCPU, Backend::kReference}, LambPhase1Kernel);
 
 void MPLambPhase1Kernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                         std::span<const NDArray> out) {
-  const auto& p = Get<LambUpdatePhaseOneParam>(attrs);
+  const auto& p = attrs.get<LambUpdatePhaseOneParam>();
   MX_FLOAT_TYPE_SWITCH(in[0].dtype(), T, "mp_lamb_update_phase1", {
     LambPhase1<T, float, float>(p, in[0].size(), Ptr<T>(in[1]), Ptr<float>(in[2]),
                                 Ptr<float>(in[3]), Ptr<float>(in[4]), Ptr<float>(out[0]));
   });
 }
 
-MX_OPTIM_OP(mp_lamb_update_phase1, {"weight", "grad", "mean", "var", "weight32"}, {2, 3})
+MX_OPTIM_OP(mp_lamb_update_phase1,
+            {In("weight"), In("grad"), F32("mean"), F32("var"), F32("weight32", false)},
+            /*out_f32=*/true)
     .describe("Multi-precision lamb_update_phase1: float32 mean, var, weight32 and g.")
     .set_params<LambUpdatePhaseOneParam>()
-    .set_infer_shape(SameShape(5, true))
-    .set_infer_type(MixedType({0, 1}, /*out_f32=*/true))
     .set_kernel({DeviceType::kCPU, Backend::kReference}, MPLambPhase1Kernel);
 
 template <typename A>
@@ -735,7 +648,7 @@ A LambRatioLr(const LambUpdatePhaseTwoParam& p, A r1, A r2) {
 
 void LambPhase2Kernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                       std::span<const NDArray> out) {
-  const auto& p = Get<LambUpdatePhaseTwoParam>(attrs);
+  const auto& p = attrs.get<LambUpdatePhaseTwoParam>();
   int64_t n = in[0].size();
   MX_FLOAT_TYPE_SWITCH(in[0].dtype(), T, "lamb_update_phase2", {
     using A = AccType<T>;
@@ -751,18 +664,17 @@ void LambPhase2Kernel(const OpContext&, const OpAttrs& attrs, std::span<const ND
   });
 }
 
-MX_OPTIM_OP(lamb_update_phase2, {"weight", "g", "r1", "r2"}, {})
+MX_OPTIM_OP(lamb_update_phase2, {In("weight"), In("g"), Scalar("r1", false), Scalar("r2", false)})
     .describe(
         "LAMB phase 2: weight -= lr*(r1/r2)*g with r1 = ||weight|| (clamped to "
         "[lower_bound, upper_bound] when those are >= 0) and r2 = ||g|| (plain lr if either "
         "is 0).")
     .set_params<LambUpdatePhaseTwoParam>()
-    .set_infer_shape(SameShape(2, false))
     .set_kernel({DeviceType::kCPU, Backend::kReference}, LambPhase2Kernel);
 
 void MPLambPhase2Kernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                         std::span<const NDArray> out) {
-  const auto& p = Get<LambUpdatePhaseTwoParam>(attrs);
+  const auto& p = attrs.get<LambUpdatePhaseTwoParam>();
   int64_t n = in[0].size();
   MX_FLOAT_TYPE_SWITCH(in[0].dtype(), T, "mp_lamb_update_phase2", {
     const float* g = Ptr<float>(in[1]);
@@ -779,16 +691,10 @@ void MPLambPhase2Kernel(const OpContext&, const OpAttrs& attrs, std::span<const 
   });
 }
 
-MX_OPTIM_OP(mp_lamb_update_phase2, {"weight", "g", "r1", "r2", "weight32"}, {4})
+MX_OPTIM_OP(mp_lamb_update_phase2, {In("weight"), F32("g", false), Scalar("r1", true),
+                                    Scalar("r2", true), F32("weight32")})
     .describe("Multi-precision lamb_update_phase2: updates the float32 master weight32.")
     .set_params<LambUpdatePhaseTwoParam>()
-    .set_infer_shape([](const OpAttrs& attrs, ShapeVec* in, ShapeVec* out) {
-      // weight, g, weight32 and out share a shape; r1, r2 hold one element.
-      ShapeVec sub{(*in)[0], (*in)[1], (*in)[4], (*in)[2], (*in)[3]};
-      SameShape(3, false)(attrs, &sub, out);
-      (*in)[0] = sub[0], (*in)[1] = sub[1], (*in)[4] = sub[2], (*in)[2] = sub[3], (*in)[3] = sub[4];
-    })
-    .set_infer_type(MixedType({0}))
     .set_kernel({DeviceType::kCPU, Backend::kReference}, MPLambPhase2Kernel);
 
 }  // namespace

@@ -26,30 +26,23 @@
 #include "ndarray/kernel_util.h"
 #include "ndarray/ops/basic_util.h"
 #include "ndarray/ops/optim_multi_api.h"
+#include "ndarray/ops/optim_util.h"
 
 namespace mxnet::ops {
 
+using optim::CheckPerWeight;
+
 std::string MultiSGDParam::Validate() const {
-  if (num_weights < 1) return StrCat("num_weights must be >= 1, got ", num_weights);
-  if (static_cast<int>(lrs.size()) != num_weights)
-    return StrCat("lrs has ", lrs.size(), " values, expected num_weights = ", num_weights);
-  if (static_cast<int>(wds.size()) != num_weights)
-    return StrCat("wds has ", wds.size(), " values, expected num_weights = ", num_weights);
-  return "";
+  return CheckPerWeight(num_weights, "num_weights", {{"lrs", lrs.size()}, {"wds", wds.size()}});
 }
 std::string MultiSGDMomParam::Validate() const {
-  if (num_weights < 1) return StrCat("num_weights must be >= 1, got ", num_weights);
-  if (static_cast<int>(lrs.size()) != num_weights)
-    return StrCat("lrs has ", lrs.size(), " values, expected num_weights = ", num_weights);
-  if (static_cast<int>(wds.size()) != num_weights)
-    return StrCat("wds has ", wds.size(), " values, expected num_weights = ", num_weights);
-  return "";
+  return CheckPerWeight(num_weights, "num_weights", {{"lrs", lrs.size()}, {"wds", wds.size()}});
 }
 std::string PreloadedMultiSGDParam::Validate() const {
-  return num_weights < 1 ? StrCat("num_weights must be >= 1, got ", num_weights) : "";
+  return CheckPerWeight(num_weights, "num_weights", {});
 }
 std::string PreloadedMultiSGDMomParam::Validate() const {
-  return num_weights < 1 ? StrCat("num_weights must be >= 1, got ", num_weights) : "";
+  return CheckPerWeight(num_weights, "num_weights", {});
 }
 std::string FTMLParam::Validate() const {
   if (!(beta1 >= 0.0f && beta1 <= 1.0f)) return StrCat("beta1 must be in [0, 1], got ", beta1);
@@ -57,35 +50,15 @@ std::string FTMLParam::Validate() const {
   return "";
 }
 std::string MultiSumSqParam::Validate() const {
-  return num_arrays < 1 ? StrCat("num_arrays must be >= 1, got ", num_arrays) : "";
+  return CheckPerWeight(num_arrays, "num_arrays", {});
 }
 std::string MultiAllFiniteParam::Validate() const {
-  return num_arrays < 1 ? StrCat("num_arrays must be >= 1, got ", num_arrays) : "";
+  return CheckPerWeight(num_arrays, "num_arrays", {});
 }
 
 namespace {
 
-constexpr int64_t kGrain = 16384;
-
-// mshadow's clip (NaN stays NaN).
-template <typename A>
-inline A Clip(A x, A bound) {
-  A y = x > bound ? bound : x;
-  return y < -bound ? -bound : y;
-}
-
-template <typename T>
-T* Ptr(const NDArray& a) {
-  return static_cast<T*>(a.data_ptr());
-}
-
-std::string_view OpName(const OpAttrs& a) {
-  return a.op() ? std::string_view(a.op()->name) : std::string_view("optimizer op");
-}
-
-std::string InputName(const OpAttrs& a, int i) {
-  return a.op() ? a.op()->InputNames(a)[i] : StrCat("input ", i);
-}
+using namespace optim;  // NOLINT(build/namespaces): the family's building blocks
 
 // ---- The multi SGD family: one description per op. ----
 struct MultiSpec {
@@ -120,80 +93,16 @@ MultiScalars ScalarsOf(const OpAttrs& a, const MultiSpec& s) {
   return r;
 }
 
-int NumWeights(const OpAttrs& a, const MultiSpec& s) { return ScalarsOf(a, s).n; }
-
-std::vector<std::string> MultiInputNames(const OpAttrs& a, const MultiSpec& s) {
-  std::vector<std::string> names;
-  for (int k = 0, n = NumWeights(a, s); k < n; ++k) {
-    names.push_back(StrCat("weight_", k));
-    names.push_back(StrCat("grad_", k));
-    if (s.mom) names.push_back(StrCat("mom_", k));
-    if (s.mp) names.push_back(StrCat("weight32_", k));
-  }
-  if (s.preloaded) {
-    names.push_back("lrs");
-    names.push_back("wds");
-  }
-  return names;
-}
-
-std::vector<int> MultiMutated(int n, const MultiSpec& s) {
-  std::vector<int> m;
-  for (int k = 0; k < n; ++k)
-    for (int j = 2; j < s.stride(); ++j) m.push_back(k * s.stride() + j);
-  return m;
-}
-
-void MultiShape(const MultiSpec& s, const OpAttrs& a, ShapeVec* in, ShapeVec* out) {
-  const std::string_view op = OpName(a);
-  const int n = NumWeights(a, s), st = s.stride();
-  for (int k = 0; k < n; ++k) {
-    Shape sh = Shape::Unknown();
-    for (int j = 0; j < st; ++j)
-      MergeShape(&sh, (*in)[k * st + j], StrCat(op, ": input ", InputName(a, k * st + j)));
-    MergeShape(&sh, (*out)[k], StrCat(op, ": output ", k));
-    for (int j = 0; j < st; ++j) (*in)[k * st + j] = sh;
-    (*out)[k] = sh;
-  }
-  if (s.preloaded) {
-    for (int j = 0; j < 2; ++j) {
-      Shape& r = (*in)[n * st + j];
-      if (r.is_known() && r.Size() != n)
-        MX_THROW(absl::StatusCode::kInvalidArgument, op, ": input ", j == 0 ? "lrs" : "wds",
-                 " must hold num_weights = ", n, " values, got shape ", r.ToString());
-      if (!r.is_known()) r = Shape{n};
-    }
-  }
-}
-
-void RequireF32(const OpAttrs& a, DTypeVec* in, int i) {
-  int& t = (*in)[i];
-  if (t < 0) {
-    t = static_cast<int>(DType::kFloat32);
-  } else if (t != static_cast<int>(DType::kFloat32)) {
-    MX_THROW(absl::StatusCode::kInvalidArgument, OpName(a), ": input ", InputName(a, i),
-             " must be float32, got ", DTypeName(static_cast<DType>(t)));
-  }
-}
-
-void MultiType(const MultiSpec& s, const OpAttrs& a, DTypeVec* in, DTypeVec* out) {
-  const std::string_view op = OpName(a);
-  const int n = NumWeights(a, s), st = s.stride();
-  // Without mp_ every per-weight input shares the weights' dtype; with mp_ mom and weight32 are
-  // float32.
-  const int same = s.mp ? 2 : st;
-  int t = -1;
-  for (int k = 0; k < n; ++k) {
-    for (int j = 0; j < same; ++j)
-      MergeType(&t, (*in)[k * st + j], StrCat(op, ": input ", InputName(a, k * st + j)));
-    MergeType(&t, (*out)[k], StrCat(op, ": output ", k));
-  }
-  for (int k = 0; k < n; ++k) {
-    for (int j = 0; j < same; ++j) (*in)[k * st + j] = t;
-    for (int j = same; j < st; ++j) RequireF32(a, in, k * st + j);
-    (*out)[k] = t;
-  }
-  if (s.preloaded) RequireF32(a, in, n * st), RequireF32(a, in, n * st + 1);
+// The inputs of weight k: weight, grad[, mom][, weight32] (mp_: float32 mom and weight32); the
+// preloaded_ ops then take lrs and wds (float32, num_weights values).
+UpdateLayout LayoutOf(const MultiSpec& s) {
+  UpdateLayout l{{In("weight"), In("grad")}};
+  if (s.mom) l.group.push_back(s.mp ? F32("mom") : State("mom"));
+  if (s.mp) l.group.push_back(F32("weight32"));
+  if (s.preloaded)
+    for (const char* name : {"lrs", "wds"})
+      l.tail.push_back(Scalar(name, true, ShapeRule::kPerWeight));
+  return l;
 }
 
 // One weight's update. M: MXNet's MPDType (the master type: float for mp_, else the weight
@@ -290,26 +199,7 @@ FCompute MultiKernel(MultiSpec s) {
 
 template <typename P>
 Op& RegisterMulti(const char* name, MultiSpec s, const char* doc) {
-  Op& op = OpRegistry::Register(name);
-  op.describe(doc)
-      .set_params<P>()
-      .set_num_inputs(
-          [s](const OpAttrs& a) { return NumWeights(a, s) * s.stride() + (s.preloaded ? 2 : 0); })
-      .set_num_outputs([s](const OpAttrs& a) { return NumWeights(a, s); })
-      .set_input_names([s](const OpAttrs& a) { return MultiInputNames(a, s); })
-      .set_infer_shape(
-          [s](const OpAttrs& a, ShapeVec* in, ShapeVec* out) { MultiShape(s, a, in, out); })
-      .set_infer_type(
-          [s](const OpAttrs& a, DTypeVec* in, DTypeVec* out) { MultiType(s, a, in, out); })
-      .set_kernel({DeviceType::kCPU, Backend::kReference}, MultiKernel(s))
-      .set_non_differentiable();
-  // Mutated inputs depend on num_weights; the registry's list is static, so declare the
-  // mutated positions of up to kMaxDeclared weights (mom_k / weight32_k never sit at a position
-  // that is a weight or grad of another k, so over-declaring is harmless).
-  constexpr int kMaxDeclared = 256;
-  if (s.mom || s.mp) op.set_mutable_inputs(MultiMutated(kMaxDeclared, s));
-  for (int k = 0; k < kMaxDeclared; ++k) op.add_inplace(k * s.stride(), k);
-  return op;
+  return RegisterMultiUpdate<P>(name, &P::num_weights, LayoutOf(s), MultiKernel(s), doc);
 }
 
 [[maybe_unused]] Op& kMultiSGD = RegisterMulti<MultiSGDParam>(
@@ -375,18 +265,15 @@ void FTMLKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray>
   });
 }
 
-MX_REGISTER_OP(ftml_update)
-    .describe(
-        "FTML (Zheng & Kwok 2017): g = clip(rescale_grad*grad + wd*weight, clip_grad); "
-        "v = beta2*v + (1-beta2)*g^2; d_t = (1-beta1^t)/lr*(sqrt(v/(1-beta2^t)) + epsilon); "
-        "z = beta1*z + (1-beta1)*g - (d_t - beta1*d)*weight; d = d_t; weight = -z/d_t.")
-    .set_params<FTMLParam>()
-    .set_num_inputs(5)
-    .set_input_names(std::vector<std::string>{"weight", "grad", "d", "v", "z"})
-    .set_mutable_inputs({2, 3, 4})
-    .add_inplace(0, 0)
-    .set_kernel({DeviceType::kCPU, Backend::kReference}, FTMLKernel)
-    .set_non_differentiable();
+[[maybe_unused]] Op& kFTML =
+    DeclareUpdate(OpRegistry::Register("ftml_update"),
+                  {{In("weight"), In("grad"), State("d"), State("v"), State("z")}})
+        .describe(
+            "FTML (Zheng & Kwok 2017): g = clip(rescale_grad*grad + wd*weight, clip_grad); "
+            "v = beta2*v + (1-beta2)*g^2; d_t = (1-beta1^t)/lr*(sqrt(v/(1-beta2^t)) + epsilon); "
+            "z = beta1*z + (1-beta1)*g - (d_t - beta1*d)*weight; d = d_t; weight = -z/d_t.")
+        .set_params<FTMLParam>()
+        .set_kernel({DeviceType::kCPU, Backend::kReference}, FTMLKernel);
 
 // ---- multi_sum_sq ----
 std::vector<std::string> ArrayNames(int n) {
@@ -560,45 +447,13 @@ MX_REGISTER_OP(reset_arrays)
 // ---- nd:: API ----
 namespace mxnet::nd {
 namespace {
-
-std::vector<NDArray> RunMulti(const Op& op, const OpAttrs& attrs, const std::vector<NDArray>& in,
-                              const std::vector<NDArray>& out) {
-  if (out.empty()) {
-    NDArrayVec r = Invoke(op, attrs, in);
-    return std::vector<NDArray>(r.begin(), r.end());
-  }
-  InvokeInto(op, attrs, in, out);
-  return out;
-}
-
-// weights/grads/[moms]/[weights32] interleaved per weight, then `tail`.
-std::vector<NDArray> Interleave(const std::vector<const std::vector<NDArray>*>& lists,
-                                std::initializer_list<NDArray> tail = {}) {
-  std::vector<NDArray> in;
-  for (size_t k = 0; k < lists[0]->size(); ++k)
-    for (const auto* l : lists) in.push_back((*l)[k]);
-  in.insert(in.end(), tail.begin(), tail.end());
-  return in;
-}
-
 template <typename P>
 std::vector<NDArray> Multi(const Op& op, P opts,
                            const std::vector<const std::vector<NDArray>*>& lists,
                            const std::vector<NDArray>& out,
                            std::initializer_list<NDArray> tail = {}) {
-  const size_t n = lists[0]->size();
-  if (n == 0) MX_THROW(absl::StatusCode::kInvalidArgument, op.name, ": no weights given");
-  for (const auto* l : lists)
-    if (l->size() != n)
-      MX_THROW(absl::StatusCode::kInvalidArgument, op.name, ": got ", n,
-               " weights but an input list of ", l->size(), " arrays");
-  if (!out.empty() && out.size() != n)
-    MX_THROW(absl::StatusCode::kInvalidArgument, op.name, ": got ", n, " weights but ", out.size(),
-             " outputs");
-  opts.num_weights = static_cast<int>(n);
-  return RunMulti(op, OpAttrs::From(op, std::move(opts)), Interleave(lists, tail), out);
+  return optim::RunMulti(op, std::move(opts), &P::num_weights, lists, out, tail);
 }
-
 }  // namespace
 
 std::vector<NDArray> multi_sgd_update(const std::vector<NDArray>& weights,
@@ -662,50 +517,37 @@ std::vector<NDArray> preloaded_multi_mp_sgd_mom_update(
 
 NDArray ftml_update(const NDArray& weight, const NDArray& grad, const NDArray& d, const NDArray& v,
                     const NDArray& z, const FTMLOptions& opts, const NDArray& out) {
-  const Op& op = MX_ND_OP(ftml_update);
-  std::vector<NDArray> in{weight, grad, d, v, z};
-  std::vector<NDArray> o;
-  if (!out.is_none()) o.push_back(out);
-  return RunMulti(op, OpAttrs::From(op, opts), in, o)[0];
+  return optim::RunOne(MX_ND_OP(ftml_update), opts, {weight, grad, d, v, z}, out);
 }
 
 NDArray multi_sum_sq(const std::vector<NDArray>& arrays) {
   const Op& op = MX_ND_OP(multi_sum_sq);
-  ops::MultiSumSqParam p;
-  p.num_arrays = static_cast<int>(arrays.size());
-  return RunMulti(op, OpAttrs::From(op, p), arrays, {})[0];
+  return optim::Run(op, OpAttrs::From(op, ops::MultiSumSqParam{static_cast<int>(arrays.size())}),
+                    arrays, {})[0];
 }
 
 NDArray multi_lars(const NDArray& lrs, const NDArray& weights_sum_sq, const NDArray& grads_sum_sq,
                    const NDArray& wds, const LARSOptions& opts) {
-  const Op& op = MX_ND_OP(multi_lars);
-  return RunMulti(op, OpAttrs::From(op, opts), {lrs, weights_sum_sq, grads_sum_sq, wds}, {})[0];
+  return optim::RunOne(MX_ND_OP(multi_lars), opts, {lrs, weights_sum_sq, grads_sum_sq, wds},
+                       NDArray());
 }
 
 NDArray all_finite(const NDArray& data, bool init_output, const NDArray& out) {
-  const Op& op = MX_ND_OP(all_finite);
-  ops::AllFiniteParam p;
-  p.init_output = init_output;
-  std::vector<NDArray> o;
-  if (!out.is_none()) o.push_back(out);
-  return RunMulti(op, OpAttrs::From(op, p), {data}, o)[0];
+  return optim::RunOne(MX_ND_OP(all_finite), ops::AllFiniteParam{init_output}, {data}, out);
 }
 
 NDArray multi_all_finite(const std::vector<NDArray>& arrays, bool init_output, const NDArray& out) {
   const Op& op = MX_ND_OP(multi_all_finite);
-  ops::MultiAllFiniteParam p;
-  p.num_arrays = static_cast<int>(arrays.size());
-  p.init_output = init_output;
   std::vector<NDArray> o;
   if (!out.is_none()) o.push_back(out);
-  return RunMulti(op, OpAttrs::From(op, p), arrays, o)[0];
+  ops::MultiAllFiniteParam p{static_cast<int>(arrays.size()), init_output};
+  return optim::Run(op, OpAttrs::From(op, p), arrays, o)[0];
 }
 
 void reset_arrays(const std::vector<NDArray>& arrays) {
   const Op& op = MX_ND_OP(reset_arrays);
-  ops::ResetArraysParam p;
-  p.num_arrays = static_cast<int>(arrays.size());
-  RunMulti(op, OpAttrs::From(op, p), arrays, {});
+  optim::Run(op, OpAttrs::From(op, ops::ResetArraysParam{static_cast<int>(arrays.size())}), arrays,
+             {});
 }
 
 }  // namespace mxnet::nd

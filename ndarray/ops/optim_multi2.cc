@@ -29,31 +29,20 @@
 #include "ndarray/kernel_util.h"
 #include "ndarray/ops/basic_util.h"
 #include "ndarray/ops/optim_multi2_api.h"
+#include "ndarray/ops/optim_util.h"
 
 namespace mxnet::ops {
 
-namespace {
-std::string CheckCount(std::string_view what, size_t got, int n, std::string_view n_name) {
-  if (static_cast<int>(got) == n) return "";
-  return StrCat(what, " has ", got, " values, expected ", n_name, " = ", n);
-}
-}  // namespace
-
 std::string MultiAdamWParam::Validate() const {
-  if (num_weights < 1) return StrCat("num_weights must be >= 1, got ", num_weights);
-  std::string e = CheckCount("lrs", lrs.size(), num_weights, "num_weights");
-  if (e.empty()) e = CheckCount("wds", wds.size(), num_weights, "num_weights");
-  if (e.empty()) e = CheckCount("etas", etas.size(), num_weights, "num_weights");
-  return e;
+  return optim::CheckPerWeight(num_weights, "num_weights",
+                               {{"lrs", lrs.size()}, {"wds", wds.size()}, {"etas", etas.size()}});
 }
 
 std::string MultiLAMBParam::Validate() const {
-  if (num_tensors < 1) return StrCat("num_tensors must be >= 1, got ", num_tensors);
-  std::string e = CheckCount("learning_rates", learning_rates.size(), num_tensors, "num_tensors");
-  if (e.empty()) e = CheckCount("wds", wds.size(), num_tensors, "num_tensors");
-  if (e.empty())
-    e = CheckCount("step_count", static_cast<size_t>(step_count.ndim()), num_tensors,
-                   "num_tensors");
+  std::string e = optim::CheckPerWeight(num_tensors, "num_tensors",
+                                        {{"learning_rates", learning_rates.size()},
+                                         {"wds", wds.size()},
+                                         {"step_count", static_cast<size_t>(step_count.ndim())}});
   if (!e.empty()) return e;
   for (int k = 0; k < num_tensors; ++k)
     if (step_count[k] < 1) return StrCat("step_count[", k, "] must be >= 1, got ", step_count[k]);
@@ -62,108 +51,23 @@ std::string MultiLAMBParam::Validate() const {
 
 namespace {
 
-template <typename T>
-T* Ptr(const NDArray& a) {
-  return static_cast<T*>(a.data_ptr());
-}
-
-// mshadow's clip (NaN stays NaN).
-template <typename A>
-inline A Clip(A x, A bound) {
-  A y = x > bound ? bound : x;
-  return y < -bound ? -bound : y;
-}
-
-std::string_view OpName(const OpAttrs& a) {
-  return a.op() ? std::string_view(a.op()->name) : std::string_view("optimizer op");
-}
-
-std::string InputName(const OpAttrs& a, int i) {
-  return a.op() ? a.op()->InputNames(a)[i] : StrCat("input ", i);
-}
+using namespace optim;  // NOLINT(build/namespaces): the family's building blocks
 
 // ---- The AdamW / LAMB family: one description per op. ----
 struct Spec {
   bool lamb, mp;
   int stride() const { return mp ? 5 : 4; }
-  bool scale() const { return !lamb; }  // AdamW's trailing rescale_grad input
 };
 
-int NumWeights(const OpAttrs& a, const Spec& s) {
-  return s.lamb ? a.get<MultiLAMBParam>().num_tensors : a.get<MultiAdamWParam>().num_weights;
-}
-
-std::vector<std::string> InputNames(const OpAttrs& a, const Spec& s) {
-  std::vector<std::string> names;
-  for (int k = 0, n = NumWeights(a, s); k < n; ++k) {
-    for (const char* p : {"weight_", "grad_", "mean_", "var_"}) names.push_back(StrCat(p, k));
-    if (s.mp) names.push_back(StrCat("weight32_", k));
-  }
-  if (s.scale()) names.push_back("rescale_grad");
-  return names;
-}
-
-std::vector<int> Mutated(int n, const Spec& s) {
-  std::vector<int> m;
-  for (int k = 0; k < n; ++k)
-    for (int j = 2; j < s.stride(); ++j) m.push_back(k * s.stride() + j);
-  return m;
-}
-
-void InferShape(const Spec& s, const OpAttrs& a, ShapeVec* in, ShapeVec* out) {
-  const std::string_view op = OpName(a);
-  const int n = NumWeights(a, s), st = s.stride();
-  for (int k = 0; k < n; ++k) {
-    Shape sh = Shape::Unknown();
-    for (int j = 0; j < st; ++j)
-      MergeShape(&sh, (*in)[k * st + j], StrCat(op, ": input ", InputName(a, k * st + j)));
-    MergeShape(&sh, (*out)[k], StrCat(op, ": output ", k));
-    for (int j = 0; j < st; ++j) (*in)[k * st + j] = sh;
-    (*out)[k] = sh;
-  }
-  if (s.scale()) {
-    Shape& r = (*in)[n * st];
-    if (r.is_known() && r.Size() < 1)
-      MX_THROW(absl::StatusCode::kInvalidArgument, op,
-               ": input rescale_grad must hold at least one value, got shape ", r.ToString());
-    if (!r.is_known()) r = Shape{1};
-  }
-}
-
-void RequireF32(const OpAttrs& a, DTypeVec* in, int i) {
-  int& t = (*in)[i];
-  if (t < 0) {
-    t = static_cast<int>(DType::kFloat32);
-  } else if (t != static_cast<int>(DType::kFloat32)) {
-    MX_THROW(absl::StatusCode::kInvalidArgument, OpName(a), ": input ", InputName(a, i),
-             " must be float32, got ", DTypeName(static_cast<DType>(t)));
-  }
-}
-
-void InferType(const Spec& s, const OpAttrs& a, DTypeVec* in, DTypeVec* out) {
-  const std::string_view op = OpName(a);
-  const int n = NumWeights(a, s), st = s.stride();
-  // Without mp_ every input (rescale_grad too) shares the weights' dtype; with mp_ the states,
-  // master weights and rescale_grad are float32.
-  const int same = s.mp ? 2 : st;
-  int t = -1;
-  for (int k = 0; k < n; ++k) {
-    for (int j = 0; j < same; ++j)
-      MergeType(&t, (*in)[k * st + j], StrCat(op, ": input ", InputName(a, k * st + j)));
-    MergeType(&t, (*out)[k], StrCat(op, ": output ", k));
-  }
-  if (s.scale() && !s.mp) MergeType(&t, (*in)[n * st], StrCat(op, ": input rescale_grad"));
-  for (int k = 0; k < n; ++k) {
-    for (int j = 0; j < same; ++j) (*in)[k * st + j] = t;
-    for (int j = same; j < st; ++j) RequireF32(a, in, k * st + j);
-    (*out)[k] = t;
-  }
-  if (s.scale()) {
-    if (s.mp)
-      RequireF32(a, in, n * st);
-    else
-      (*in)[n * st] = t;
-  }
+// The inputs of weight k: weight, grad, mean, var[, weight32] (mp_: float32 states and master
+// weight); the AdamW ops then take rescale_grad (at least one value; float32 for mp_, else the
+// weights' dtype).
+UpdateLayout LayoutOf(const Spec& s) {
+  UpdateLayout l{{In("weight"), In("grad")}};
+  for (const char* name : {"mean", "var"}) l.group.push_back(s.mp ? F32(name) : State(name));
+  if (s.mp) l.group.push_back(F32("weight32"));
+  if (!s.lamb) l.tail.push_back(Scalar("rescale_grad", s.mp, ShapeRule::kAtLeastOne));
+  return l;
 }
 
 // The first element of AdamW's rescale_grad input, as float (MXNet's GetScaleFloat).
@@ -172,8 +76,6 @@ float ScaleOf(const NDArray& r, std::string_view op) {
   MX_FLOAT_TYPE_SWITCH(r.dtype(), T, op, { v = static_cast<float>(Ptr<T>(r)[0]); });
   return v;
 }
-
-constexpr int64_t kGrain = 16384;
 
 std::vector<float> ToFloats(const std::vector<double>& v) {
   std::vector<float> f(v.size());
@@ -321,46 +223,30 @@ FCompute LambKernel(Spec s) {
 }
 
 template <typename P>
-Op& Register(const char* name, Spec s, FCompute kernel, const char* doc) {
-  Op& op = OpRegistry::Register(name);
-  op.describe(doc)
-      .set_params<P>()
-      .set_num_inputs(
-          [s](const OpAttrs& a) { return NumWeights(a, s) * s.stride() + (s.scale() ? 1 : 0); })
-      .set_num_outputs([s](const OpAttrs& a) { return NumWeights(a, s); })
-      .set_input_names([s](const OpAttrs& a) { return InputNames(a, s); })
-      .set_infer_shape(
-          [s](const OpAttrs& a, ShapeVec* in, ShapeVec* out) { InferShape(s, a, in, out); })
-      .set_infer_type(
-          [s](const OpAttrs& a, DTypeVec* in, DTypeVec* out) { InferType(s, a, in, out); })
-      .set_kernel({DeviceType::kCPU, Backend::kReference}, std::move(kernel))
-      .set_non_differentiable();
-  // Mutated positions of up to kMaxDeclared weights (the registry's list is static; mean/var/
-  // weight32 positions never coincide with a weight, grad or rescale_grad position).
-  constexpr int kMaxDeclared = 256;
-  op.set_mutable_inputs(Mutated(kMaxDeclared, s));
-  for (int k = 0; k < kMaxDeclared; ++k) op.add_inplace(k * s.stride(), k);
-  return op;
+Op& Register(const char* name, int P::*count, Spec s, FCompute kernel, const char* doc) {
+  return RegisterMultiUpdate<P>(name, count, LayoutOf(s), std::move(kernel), doc);
 }
 
 [[maybe_unused]] Op& kMultiAdamW = Register<MultiAdamWParam>(
-    "_multi_adamw_update", {false, false}, AdamWKernel({false, false}),
+    "_multi_adamw_update", &MultiAdamWParam::num_weights, {false, false},
+    AdamWKernel({false, false}),
     "AdamW on num_weights weights: inputs weight_k, grad_k, mean_k, var_k (updated in place), "
     "then rescale_grad (array; 0/NaN/Inf skips the update). g = clip(rescale_grad*grad); "
     "mean = beta1*mean + (1-beta1)*g; var = beta2*var + (1-beta2)*g^2; w -= etas_k*(lrs_k*mean/"
     "(sqrt(var) + epsilon) + wds_k*w).");
 [[maybe_unused]] Op& kMultiMPAdamW = Register<MultiAdamWParam>(
-    "_multi_mp_adamw_update", {false, true}, AdamWKernel({false, true}),
+    "_multi_mp_adamw_update", &MultiAdamWParam::num_weights, {false, true},
+    AdamWKernel({false, true}),
     "Multi-precision _multi_adamw_update: inputs weight_k, grad_k, mean_k, var_k, weight32_k "
     "(float32 states and master weights, updated in place), then float32 rescale_grad.");
 [[maybe_unused]] Op& kMultiLamb = Register<MultiLAMBParam>(
-    "_multi_lamb_update", {true, false}, LambKernel({true, false}),
+    "_multi_lamb_update", &MultiLAMBParam::num_tensors, {true, false}, LambKernel({true, false}),
     "LAMB on num_tensors weights: inputs weight_k, grad_k, mean_k, var_k (updated in place). "
     "u = mean_hat/(sqrt(var_hat) + epsilon) + wds_k*w (bias-corrected with step_count_k); "
     "w -= learning_rates_k * (|w|/|u| if both > 0 else 1) * u, |w| clamped to "
     "[lower_bound, upper_bound].");
 [[maybe_unused]] Op& kMultiMPLamb = Register<MultiLAMBParam>(
-    "_multi_mp_lamb_update", {true, true}, LambKernel({true, true}),
+    "_multi_mp_lamb_update", &MultiLAMBParam::num_tensors, {true, true}, LambKernel({true, true}),
     "Multi-precision _multi_lamb_update: inputs weight_k, grad_k, mean_k, var_k, weight32_k "
     "(float32 states and master weights, updated in place).");
 
@@ -416,29 +302,16 @@ void GroupAdagradKernel(const OpContext&, const OpAttrs& a, std::span<const NDAr
   });
 }
 
-MX_REGISTER_OP(_contrib_group_adagrad_update)
-    .describe(
-        "Group AdaGrad (one history value per weight row): g = clip(rescale_grad*grad); "
-        "history += mean(g^2, row); weight - lr*g/sqrt(history + epsilon). Inputs weight, grad, "
-        "history (shape (rows,) or (rows, 1), updated in place); one floating dtype.")
-    .set_params<GroupAdagradParam>()
-    .set_num_inputs(3)
-    .set_input_names(std::vector<std::string>{"weight", "grad", "history"})
-    .set_infer_shape(GroupAdagradShape)
-    .set_infer_type([](const OpAttrs&, DTypeVec* in, DTypeVec* out) {
-      int t = -1;
-      for (int i = 0; i < 3; ++i)
-        MergeType(&t, (*in)[i],
-                  StrCat("_contrib_group_adagrad_update: input ",
-                         std::array<const char*, 3>{"weight", "grad", "history"}[i]));
-      MergeType(&t, (*out)[0], "_contrib_group_adagrad_update: output");
-      for (auto& x : *in) x = t;
-      (*out)[0] = t;
-    })
-    .set_mutable_inputs(std::vector<int>{2})
-    .add_inplace(0, 0)
-    .set_kernel({DeviceType::kCPU, Backend::kReference}, GroupAdagradKernel)
-    .set_non_differentiable();
+[[maybe_unused]] Op& kGroupAdagrad =
+    DeclareUpdate(OpRegistry::Register("_contrib_group_adagrad_update"),
+                  {{In("weight"), In("grad"), State("history")}})
+        .describe(
+            "Group AdaGrad (one history value per weight row): g = clip(rescale_grad*grad); "
+            "history += mean(g^2, row); weight - lr*g/sqrt(history + epsilon). Inputs weight, "
+            "grad, history (shape (rows,) or (rows, 1), updated in place); one floating dtype.")
+        .set_params<GroupAdagradParam>()
+        .set_infer_shape(GroupAdagradShape)
+        .set_kernel({DeviceType::kCPU, Backend::kReference}, GroupAdagradKernel);
 
 }  // namespace
 }  // namespace mxnet::ops
@@ -446,54 +319,17 @@ MX_REGISTER_OP(_contrib_group_adagrad_update)
 // ---- nd:: API ----
 namespace mxnet::nd {
 namespace {
-
-// weights/grads/means/vars[/weights32] interleaved per weight, then `tail`; checks list lengths.
-std::vector<NDArray> Interleave(std::string_view op,
-                                const std::vector<const std::vector<NDArray>*>& lists,
-                                const std::vector<NDArray>& out,
-                                std::initializer_list<NDArray> tail = {}) {
-  const size_t n = lists[0]->size();
-  if (n == 0) MX_THROW(absl::StatusCode::kInvalidArgument, op, ": no weights given");
-  for (const auto* l : lists)
-    if (l->size() != n)
-      MX_THROW(absl::StatusCode::kInvalidArgument, op, ": got ", n,
-               " weights but an input list of ", l->size(), " arrays");
-  if (!out.empty() && out.size() != n)
-    MX_THROW(absl::StatusCode::kInvalidArgument, op, ": got ", n, " weights but ", out.size(),
-             " outputs");
-  std::vector<NDArray> in;
-  for (size_t k = 0; k < n; ++k)
-    for (const auto* l : lists) in.push_back((*l)[k]);
-  in.insert(in.end(), tail.begin(), tail.end());
-  return in;
-}
-
-std::vector<NDArray> Run(const Op& op, const OpAttrs& attrs, const std::vector<NDArray>& in,
-                         const std::vector<NDArray>& out) {
-  if (out.empty()) {
-    NDArrayVec r = Invoke(op, attrs, in);
-    return std::vector<NDArray>(r.begin(), r.end());
-  }
-  InvokeInto(op, attrs, in, out);
-  return out;
-}
-
 std::vector<NDArray> AdamW(const Op& op, MultiAdamWOptions opts,
                            const std::vector<const std::vector<NDArray>*>& lists,
                            const NDArray& rescale_grad, const std::vector<NDArray>& out) {
-  std::vector<NDArray> in = Interleave(op.name, lists, out, {rescale_grad});
-  opts.num_weights = static_cast<int>(lists[0]->size());
-  return Run(op, OpAttrs::From(op, std::move(opts)), in, out);
+  return optim::RunMulti(op, std::move(opts), &MultiAdamWOptions::num_weights, lists, out,
+                         {rescale_grad});
 }
-
 std::vector<NDArray> Lamb(const Op& op, MultiLAMBOptions opts,
                           const std::vector<const std::vector<NDArray>*>& lists,
                           const std::vector<NDArray>& out) {
-  std::vector<NDArray> in = Interleave(op.name, lists, out);
-  opts.num_tensors = static_cast<int>(lists[0]->size());
-  return Run(op, OpAttrs::From(op, std::move(opts)), in, out);
+  return optim::RunMulti(op, std::move(opts), &MultiLAMBOptions::num_tensors, lists, out);
 }
-
 }  // namespace
 
 std::vector<NDArray> multi_adamw_update(const std::vector<NDArray>& weights,
@@ -538,10 +374,7 @@ std::vector<NDArray> multi_mp_lamb_update(const std::vector<NDArray>& weights,
 
 NDArray group_adagrad_update(const NDArray& weight, const NDArray& grad, const NDArray& history,
                              const GroupAdagradOptions& opts, const NDArray& out) {
-  const Op& op = MX_ND_OP(_contrib_group_adagrad_update);
-  std::vector<NDArray> o;
-  if (!out.is_none()) o.push_back(out);
-  return Run(op, OpAttrs::From(op, opts), {weight, grad, history}, o)[0];
+  return optim::RunOne(MX_ND_OP(_contrib_group_adagrad_update), opts, {weight, grad, history}, out);
 }
 
 }  // namespace mxnet::nd

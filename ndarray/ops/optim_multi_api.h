@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "ndarray/ops/basic_api.h"
-#include "ndarray/ops/optim_multi_params.h"
+#include "ndarray/ops/optim_params.h"
 
 namespace mxnet::nd {
 
