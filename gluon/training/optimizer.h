@@ -9,8 +9,9 @@
 //
 // Common keyword arguments (Optimizer's): learning_rate (None: the class default, or 0.01, or
 // the lr_scheduler's), wd (0), rescale_grad (1), clip_gradient (None = no clipping),
-// lr_scheduler (None), begin_num_update (0), multi_precision (False). Class options and their
-// defaults are listed with each class below; unknown keys are errors (kInvalidArgument).
+// lr_scheduler (None), begin_num_update (0), multi_precision (False). Each optimizer's own
+// options and their defaults are listed with its spec in optimizers.cc; unknown keys are errors
+// (kInvalidArgument).
 //
 // Semantics shared with MXNet:
 //  - update(index, ...) first counts the update of `index` (per device, like one MXNet Updater
@@ -20,7 +21,7 @@
 //    decay = wd * wd_mult; the multipliers come from the Parameter registered for the index
 //    (set_param_dict, as gluon.Trainer does), else from set_lr_mult/set_wd_mult, else 1.
 //  - rescale_grad multiplies the gradient before clip_gradient clips it to [-c, c]; how wd
-//    enters is optimizer specific (see ndarray/ops/optim_params.h and each class).
+//    enters is optimizer specific (see ndarray/ops/optim_params.h and each spec).
 //  - multi_precision with float16 (or bfloat16) weights keeps a float32 master copy in
 //    State::weight32: SGD, NAG, LAMB and AdamW use the fused mp_* kernels, the others update
 //    the master copy with a float32 copy of the gradient and round it into the weight.
@@ -28,18 +29,25 @@
 // Nadam keeps MXNet's optimizer-wide m_schedule (the product of momentum_t over ALL updates of
 // all indices), so with several parameters its results equal MXNet's, not the paper's.
 //
-// Kernels: the fused ops of ndarray/ops/optim*.cc; AdaGrad, AdaDelta, Adamax and Nadam (which
-// MXNet composes from NDArray arithmetic) run fused loops here with the same float32 arithmetic
-// order. CPU only for now (kUnimplemented naming the optimizer on other devices).
+// Every optimizer is one OptimizerSpec (below), registered once: its hyper-parameters (MXNet's
+// keywords and defaults), state layout, multi-precision handling and update step, which calls
+// the fused ops of ndarray/ops/optim*.cc; AdaGrad, AdaDelta, Adamax and Nadam (which MXNet
+// composes from NDArray arithmetic) run fused loops with the same float32 arithmetic order. The
+// built-in specs, with each optimizer's formulas, are in optimizers.cc; Register(spec) adds one.
+// CPU only for now (kUnimplemented naming the optimizer on other devices).
 // An optimizer is not thread-safe; one Trainer (or one thread) drives it.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/device.h"
@@ -50,7 +58,7 @@
 
 namespace mxnet::gluon::optimizer {
 
-// The per-weight state of an optimizer: `arrays` in the order documented by each class (an entry
+// The per-weight state of an optimizer: `arrays` in the order of its spec's `states` (an entry
 // may be none, e.g. SGD without momentum), plus the float32 master copy of a multi-precision
 // weight (none otherwise).
 struct State {
@@ -58,14 +66,82 @@ struct State {
   NDArray weight32;
 };
 
+class Optimizer;
+using OptimizerPtr = std::shared_ptr<Optimizer>;
+
+// ---- Specs: one per optimizer. ----
+
+// A hyper-parameter: MXNet's keyword and default. Values are doubles: a bool is 0/1, None NaN.
+struct HyperParam {
+  enum Kind : uint8_t { kDouble, kBool, kOptional };
+  HyperParam(std::string n, double def) : name(std::move(n)), default_value(def) {}
+  HyperParam(std::string n, bool def) : name(std::move(n)), kind(kBool), default_value(def) {}
+  // An optional number whose default is None.
+  HyperParam(std::string n, NoneType);
+  std::string name;
+  Kind kind = kDouble;
+  double default_value = 0;
+};
+
+// One update as a spec's step sees it: `weight` (updated in place) with `grad` and `state`; for a
+// multi-precision weight of a spec without fused_multi_precision, weight and grad are the float32
+// master copy and a float32 copy of the gradient (the optimizer rounds the result into the
+// float16 weight), while a fused spec gets the float16 weight and gradient and the master copy in
+// weight32 (none otherwise). The update count of the index is already taken.
+struct Step {
+  Optimizer& opt;
+  int index;
+  const NDArray& weight;
+  const NDArray& grad;
+  std::vector<NDArray>& state;
+  const NDArray& weight32;
+
+  double lr() const;  // get_lr(index) (asks the lr_scheduler: call it once per step)
+  double wd() const;  // get_wd(index)
+  int64_t t() const;  // the update count of `index` on the weight's device
+  double h(std::string_view hyper) const;      // a hyper-parameter (NaN for None)
+  double& extra(std::string_view name) const;  // optimizer-wide state (Nadam's m_schedule)
+  double rescale_grad() const;
+  std::optional<double> clip_gradient() const;
+  // The clip attribute of the fused ops: clip_gradient if set and non-zero, else -1 (MXNet's
+  // `if self.clip_gradient:`).
+  float fused_clip() const;
+};
+
+struct OptimizerSpec {
+  std::string name;  // the registered name (lower case)
+  // The class's learning_rate default (None: 0.01 unless an lr_scheduler is given). A given or
+  // default learning rate overrides the scheduler's base_lr, unless lr_overrides_scheduler is
+  // false (Ftrl keeps learning_rate to itself, as in MXNet).
+  std::optional<double> default_lr;
+  bool lr_overrides_scheduler = true;
+  std::vector<HyperParam> hyper;     // read from the kwargs in this order
+  std::vector<std::string> ignored;  // accepted keywords without effect (lazy_update)
+  std::vector<std::string> states;   // names of the state arrays, in State::arrays order
+  // The state arrays for a weight; default: zeros of its shape, dtype and device, one per name.
+  std::vector<NDArray> (*create_states)(const Optimizer& opt, const NDArray& weight) = nullptr;
+  // Whether step handles multi-precision weights itself (through mp_* kernels).
+  bool fused_multi_precision = false;
+  std::vector<std::string> ops;  // the update ops step calls (registry names)
+  std::vector<std::pair<std::string, double>> extra_state;  // optimizer-wide state, initial values
+  void (*step)(const Step& s) = nullptr;
+};
+using OptimizerSpecPtr = std::shared_ptr<const OptimizerSpec>;
+
 class Optimizer {
  public:
+  // An optimizer of `spec` with Python-style keyword arguments: the common ones (below) and the
+  // spec's hyper-parameters; unknown keys and bad values are errors (kInvalidArgument).
+  Optimizer(OptimizerSpecPtr spec, const Kwargs& kwargs);
   virtual ~Optimizer() = default;
   Optimizer(const Optimizer&) = delete;
   Optimizer& operator=(const Optimizer&) = delete;
 
-  // The registered name ("sgd", "adam", ...).
-  const std::string& name() const { return name_; }
+  // The registered name ("sgd", "adam", ...) and the spec.
+  const std::string& name() const { return spec_->name; }
+  const OptimizerSpec& spec() const { return *spec_; }
+  // A hyper-parameter of the spec (NaN for None); kInvalidArgument for an unknown name.
+  double hyper(std::string_view name) const;
 
   // ---- Learning rate. ----
   // lr_scheduler(num_update) if there is a scheduler (which may change its state, as in MXNet),
@@ -116,53 +192,31 @@ class Optimizer {
 
   // ---- Serialization (Trainer::save_states). ----
   // Everything but the per-weight states as JSON text: name, learning rate, wd, rescale_grad,
-  // clip_gradient, multi_precision, class hyper-parameters, update counts per device and
-  // index, num_update, lr/wd multipliers set by index, the scheduler's state and class state
-  // (Nadam's m_schedule). RestoreConfig applies such a text to this optimizer, which must be of
-  // the same class (kInvalidArgument otherwise, or for malformed text); the scheduler state is
-  // applied when this optimizer has a scheduler of the same type.
+  // clip_gradient, multi_precision, the spec's hyper-parameters, update counts per device and
+  // index, num_update, lr/wd multipliers set by index, the scheduler's state and the spec's
+  // optimizer-wide state (Nadam's m_schedule). RestoreConfig applies such a text to this
+  // optimizer, which must have the same name (kInvalidArgument otherwise, or for malformed
+  // text); the scheduler state is applied when this optimizer has a scheduler of the same type.
   std::string SerializeConfig() const;
   void RestoreConfig(const std::string& json_text);
 
  protected:
-  // `name`: the registered name; `default_lr`: the class's learning_rate default (None: 0.01
-  // unless a scheduler is given). Reads the common kwargs from `kw` (learning_rate only when
-  // lr_to_base; a class that keeps it to itself calls OverrideLr).
-  Optimizer(std::string name, KwargReader& kw, std::optional<double> default_lr,
-            bool lr_to_base = true);
-  void OverrideLr(std::optional<double> lr) { lr_ = lr; }
+  // Optimizer-wide state of the spec (kInvalidArgument for an unknown name).
+  double extra(std::string_view name) const;
 
-  // The class's state arrays for `weight` (called by create_state).
-  virtual std::vector<NDArray> CreateStateArrays(int index, const NDArray& weight) = 0;
-  // One update (the count is already taken). `weight32` is the master copy when the update goes
-  // through a fused multi-precision kernel (FusedMultiPrecision), else none.
-  virtual void Step(int index, const NDArray& weight, const NDArray& grad,
-                    std::vector<NDArray>& state, const NDArray& weight32) = 0;
-  // True for classes whose Step handles weight32 itself (SGD, NAG, LAMB, AdamW).
-  virtual bool FusedMultiPrecision() const { return false; }
-  // Extra class state for SerializeConfig (e.g. Nadam's m_schedule), as name -> number.
-  virtual std::map<std::string, double> ExtraState() const { return {}; }
-  virtual void SetExtraState(const std::map<std::string, double>&) {}
-  // Class hyper-parameters (momentum, betas, ...; NaN for None) for SerializeConfig and
-  // RestoreConfig.
-  virtual std::map<std::string, double> HyperParams() const { return {}; }
-  virtual void SetHyperParams(const std::map<std::string, double>&) {}
+ private:
+  friend struct Step;
+  void UpdateCount(int index);
+  void CheckArgs(int index, const NDArray& weight, const NDArray& grad, const State& state) const;
+  size_t HyperIndex(std::string_view name) const;
+  double& Extra(std::string_view name);
 
-  // The update count t of `index` on the current device.
-  int64_t Count(int index) const;
-  // The clip attribute of the fused ops: clip_gradient if set and non-zero, else -1 (MXNet's
-  // `if self.clip_gradient:`).
-  float FusedClip() const;
-
+  OptimizerSpecPtr spec_;
+  std::vector<double> hyper_;  // by spec_->hyper
+  std::vector<double> extra_;  // by spec_->extra_state
   double wd_ = 0, rescale_grad_ = 1;
   std::optional<double> clip_gradient_;
   bool multi_precision_ = false;
-
- private:
-  void UpdateCount(int index);
-  void CheckArgs(int index, const NDArray& weight, const NDArray& grad, const State& state) const;
-
-  std::string name_;
   std::optional<double> lr_;
   LRSchedulerPtr lr_scheduler_;
   int64_t begin_num_update_ = 0, num_update_ = 0;
@@ -172,260 +226,13 @@ class Optimizer {
   std::map<int, ParameterPtr> param_dict_;
   std::map<int, double> lr_mult_, wd_mult_;
 };
-using OptimizerPtr = std::shared_ptr<Optimizer>;
-
-// ---- The optimizers. State layouts in brackets. ----
-
-// "sgd": SGD with momentum (MXNet's formulation: mom = momentum*mom - lr*(rescaled grad + wd*w);
-// w += mom). kwargs: momentum (0.0), lazy_update (True; accepted, no effect on dense arrays).
-// State: [mom] (none when momentum == 0).
-class SGD : public Optimizer {
- public:
-  explicit SGD(const Kwargs& kwargs = {});
-  double momentum() const { return momentum_; }
-
- protected:
-  std::vector<NDArray> CreateStateArrays(int index, const NDArray& weight) override;
-  void Step(int index, const NDArray& weight, const NDArray& grad, std::vector<NDArray>& state,
-            const NDArray& weight32) override;
-  bool FusedMultiPrecision() const override { return true; }
-  std::map<std::string, double> HyperParams() const override;
-  void SetHyperParams(const std::map<std::string, double>& h) override;
-
- private:
-  explicit SGD(KwargReader&& kw);
-  double momentum_;
-};
-
-// "nag": Nesterov accelerated gradient (nag_mom_update; sgd_update without momentum).
-// kwargs: momentum (0.0). State: [mom] (none when momentum == 0).
-class NAG : public Optimizer {
- public:
-  explicit NAG(const Kwargs& kwargs = {});
-
- protected:
-  std::vector<NDArray> CreateStateArrays(int index, const NDArray& weight) override;
-  void Step(int index, const NDArray& weight, const NDArray& grad, std::vector<NDArray>& state,
-            const NDArray& weight32) override;
-  bool FusedMultiPrecision() const override { return true; }
-  std::map<std::string, double> HyperParams() const override;
-  void SetHyperParams(const std::map<std::string, double>& h) override;
-
- private:
-  explicit NAG(KwargReader&& kw);
-  double momentum_;
-};
-
-// "adam": lr_t = lr * sqrt(1 - beta2^t) / (1 - beta1^t), then adam_update (wd added to the
-// gradient). kwargs: learning_rate (0.001), beta1 (0.9), beta2 (0.999), epsilon (1e-8),
-// lazy_update (True; no effect). State: [mean, var].
-class Adam : public Optimizer {
- public:
-  explicit Adam(const Kwargs& kwargs = {});
-
- protected:
-  std::vector<NDArray> CreateStateArrays(int index, const NDArray& weight) override;
-  void Step(int index, const NDArray& weight, const NDArray& grad, std::vector<NDArray>& state,
-            const NDArray& weight32) override;
-  std::map<std::string, double> HyperParams() const override;
-  void SetHyperParams(const std::map<std::string, double>& h) override;
-
- private:
-  explicit Adam(KwargReader&& kw);
-  double beta1_, beta2_, epsilon_;
-};
-
-// "adamw": Adam with decoupled weight decay (Loshchilov & Hutter) as MXNet 2.0's AdamW (1.9.1
-// has the _adamw_update op but no optimizer class): with eta = lr * sqrt(1 - beta2^t) /
-// (1 - beta1^t) (just lr when correct_bias is False), _adamw_update(lr = 1, eta, wd):
-// w -= eta * (mean / (sqrt(var) + epsilon) + wd * w). kwargs: learning_rate (0.001),
-// beta1 (0.9), beta2 (0.999), epsilon (1e-6), correct_bias (True), use_fused_step (accepted).
-// State: [mean, var].
-class AdamW : public Optimizer {
- public:
-  explicit AdamW(const Kwargs& kwargs = {});
-
- protected:
-  std::vector<NDArray> CreateStateArrays(int index, const NDArray& weight) override;
-  void Step(int index, const NDArray& weight, const NDArray& grad, std::vector<NDArray>& state,
-            const NDArray& weight32) override;
-  bool FusedMultiPrecision() const override { return true; }
-  std::map<std::string, double> HyperParams() const override;
-  void SetHyperParams(const std::map<std::string, double>& h) override;
-
- private:
-  explicit AdamW(KwargReader&& kw);
-  double beta1_, beta2_, epsilon_;
-  bool correct_bias_;
-};
-
-// "rmsprop": rmsprop_update, or rmspropalex_update when centered. kwargs: learning_rate
-// (0.001), gamma1 (0.9), gamma2 (0.9, centered only), epsilon (1e-8), centered (False),
-// clip_weights (None). State: [n] or, centered, [n, g, delta].
-class RMSProp : public Optimizer {
- public:
-  explicit RMSProp(const Kwargs& kwargs = {});
-
- protected:
-  std::vector<NDArray> CreateStateArrays(int index, const NDArray& weight) override;
-  void Step(int index, const NDArray& weight, const NDArray& grad, std::vector<NDArray>& state,
-            const NDArray& weight32) override;
-  std::map<std::string, double> HyperParams() const override;
-  void SetHyperParams(const std::map<std::string, double>& h) override;
-
- private:
-  explicit RMSProp(KwargReader&& kw);
-  double gamma1_, gamma2_, epsilon_;
-  bool centered_;
-  std::optional<double> clip_weights_;
-};
-
-// "adagrad": g = clip(rescale_grad*grad); history += g^2;
-// w -= lr * (g / sqrt(history + eps) + wd*w). kwargs: eps (1e-7). State: [history].
-class AdaGrad : public Optimizer {
- public:
-  explicit AdaGrad(const Kwargs& kwargs = {});
-
- protected:
-  std::vector<NDArray> CreateStateArrays(int index, const NDArray& weight) override;
-  void Step(int index, const NDArray& weight, const NDArray& grad, std::vector<NDArray>& state,
-            const NDArray& weight32) override;
-  std::map<std::string, double> HyperParams() const override;
-  void SetHyperParams(const std::map<std::string, double>& h) override;
-
- private:
-  explicit AdaGrad(KwargReader&& kw);
-  double eps_;
-};
-
-// "adadelta" (learning-rate free, as MXNet: learning_rate is accepted and unused):
-// acc_g = rho*acc_g + (1-rho)*g^2; d = sqrt(acc_delta + eps)/sqrt(acc_g + eps)*g;
-// acc_delta = rho*acc_delta + (1-rho)*d^2; w -= d + wd*w. kwargs: rho (0.9), epsilon (1e-5).
-// State: [acc_g, acc_delta].
-class AdaDelta : public Optimizer {
- public:
-  explicit AdaDelta(const Kwargs& kwargs = {});
-
- protected:
-  std::vector<NDArray> CreateStateArrays(int index, const NDArray& weight) override;
-  void Step(int index, const NDArray& weight, const NDArray& grad, std::vector<NDArray>& state,
-            const NDArray& weight32) override;
-  std::map<std::string, double> HyperParams() const override;
-  void SetHyperParams(const std::map<std::string, double>& h) override;
-
- private:
-  explicit AdaDelta(KwargReader&& kw);
-  double rho_, epsilon_;
-};
-
-// "adamax": g = clip(rescale_grad*grad + wd*w); m = beta1*m + (1-beta1)*g;
-// u = max(beta2*u, |g|); w -= lr/(1 - beta1^t) * m/u. kwargs: learning_rate (0.002),
-// beta1 (0.9), beta2 (0.999). State: [m, u].
-class Adamax : public Optimizer {
- public:
-  explicit Adamax(const Kwargs& kwargs = {});
-
- protected:
-  std::vector<NDArray> CreateStateArrays(int index, const NDArray& weight) override;
-  void Step(int index, const NDArray& weight, const NDArray& grad, std::vector<NDArray>& state,
-            const NDArray& weight32) override;
-  std::map<std::string, double> HyperParams() const override;
-  void SetHyperParams(const std::map<std::string, double>& h) override;
-
- private:
-  explicit Adamax(KwargReader&& kw);
-  double beta1_, beta2_;
-};
-
-// "nadam": Adam with Nesterov momentum and momentum schedule (Dozat 2016) as MXNet computes it.
-// kwargs: learning_rate (0.001), beta1 (0.9), beta2 (0.999), epsilon (1e-8),
-// schedule_decay (0.004). State: [m, v].
-class Nadam : public Optimizer {
- public:
-  explicit Nadam(const Kwargs& kwargs = {});
-  double m_schedule() const { return m_schedule_; }
-
- protected:
-  std::vector<NDArray> CreateStateArrays(int index, const NDArray& weight) override;
-  void Step(int index, const NDArray& weight, const NDArray& grad, std::vector<NDArray>& state,
-            const NDArray& weight32) override;
-  std::map<std::string, double> ExtraState() const override {
-    return {{"m_schedule", m_schedule_}};
-  }
-  void SetExtraState(const std::map<std::string, double>& s) override;
-  std::map<std::string, double> HyperParams() const override;
-  void SetHyperParams(const std::map<std::string, double>& h) override;
-
- private:
-  explicit Nadam(KwargReader&& kw);
-  double beta1_, beta2_, epsilon_, schedule_decay_;
-  double m_schedule_ = 1.0;
-};
-
-// "lamb": layer-wise adaptive moments (You et al. 2019): lamb_update_phase1 gives g, then
-// w -= lr * (r1/r2) * g with r1 = ||w|| clamped to [lower_bound, upper_bound] (each if set),
-// r2 = ||g|| (plain lr if either is 0). kwargs: learning_rate (0.001), beta1 (0.9),
-// beta2 (0.999), epsilon (1e-6), lower_bound (None), upper_bound (None),
-// bias_correction (True). State: [mean, var].
-class LAMB : public Optimizer {
- public:
-  explicit LAMB(const Kwargs& kwargs = {});
-
- protected:
-  std::vector<NDArray> CreateStateArrays(int index, const NDArray& weight) override;
-  void Step(int index, const NDArray& weight, const NDArray& grad, std::vector<NDArray>& state,
-            const NDArray& weight32) override;
-  bool FusedMultiPrecision() const override { return true; }
-  std::map<std::string, double> HyperParams() const override;
-  void SetHyperParams(const std::map<std::string, double>& h) override;
-
- private:
-  explicit LAMB(KwargReader&& kw);
-  double beta1_, beta2_, epsilon_;
-  std::optional<double> lower_bound_, upper_bound_;
-  bool bias_correction_;
-};
-
-// "signum": signum_update (signsgd_update without momentum). kwargs: learning_rate (0.01),
-// momentum (0.9), wd_lh (0.0). State: [mom] (none when momentum == 0).
-class Signum : public Optimizer {
- public:
-  explicit Signum(const Kwargs& kwargs = {});
-
- protected:
-  std::vector<NDArray> CreateStateArrays(int index, const NDArray& weight) override;
-  void Step(int index, const NDArray& weight, const NDArray& grad, std::vector<NDArray>& state,
-            const NDArray& weight32) override;
-  std::map<std::string, double> HyperParams() const override;
-  void SetHyperParams(const std::map<std::string, double>& h) override;
-
- private:
-  explicit Signum(KwargReader&& kw);
-  double momentum_, wd_lh_;
-};
-
-// "ftrl": ftrl_update. kwargs: lamda1 (0.01), learning_rate (0.1), beta (1). As in MXNet the
-// learning_rate does not override an lr_scheduler's base_lr. State: [z, n].
-class Ftrl : public Optimizer {
- public:
-  explicit Ftrl(const Kwargs& kwargs = {});
-
- protected:
-  std::vector<NDArray> CreateStateArrays(int index, const NDArray& weight) override;
-  void Step(int index, const NDArray& weight, const NDArray& grad, std::vector<NDArray>& state,
-            const NDArray& weight32) override;
-  std::map<std::string, double> HyperParams() const override;
-  void SetHyperParams(const std::map<std::string, double>& h) override;
-
- private:
-  explicit Ftrl(KwargReader&& kw);
-  double lamda1_, beta_;
-};
 
 // ---- Registry (mx.optimizer.create / register). ----
 using Factory = std::function<OptimizerPtr(const Kwargs&)>;
 // Registers `factory` under `name` (lower-cased); an existing name is replaced (MXNet warns).
 void Register(const std::string& name, Factory factory);
+// Registers an optimizer by its spec (under spec->name): Create makes an Optimizer of it.
+void Register(OptimizerSpecPtr spec);
 // Creates the optimizer registered as `name` (case-insensitive, MXNet's names: "sgd", "nag",
 // "adam", "adamw", "rmsprop", "adagrad", "adadelta", "adamax", "nadam", "lamb", "signum",
 // "ftrl"). Errors: kNotFound "Cannot find optimizer X" (listing the registered names);
@@ -433,5 +240,47 @@ void Register(const std::string& name, Factory factory);
 OptimizerPtr Create(const std::string& name, const Kwargs& kwargs = {});
 // Registered names, sorted.
 std::vector<std::string> List();
+
+// ---- The built-in optimizers (specs, formulas and kwargs in optimizers.cc). ----
+// The built-in optimizers: each spec with a factory making its class (below).
+const std::vector<std::pair<OptimizerSpecPtr, Factory>>& Builtins();
+// The spec of a built-in optimizer (kInternal for another name).
+OptimizerSpecPtr BuiltinSpec(std::string_view name);
+
+// A built-in optimizer as a class, so code can name it (std::make_shared<Adam>(kwargs),
+// dynamic_cast<Nadam&>); Create makes these.
+template <size_t N>
+struct SpecName {
+  constexpr SpecName(const char (&s)[N]) { std::copy_n(s, N, value); }  // NOLINT
+  char value[N];
+};
+template <SpecName Name>
+class Builtin : public Optimizer {
+ public:
+  explicit Builtin(const Kwargs& kwargs = {}) : Optimizer(BuiltinSpec(Name.value), kwargs) {}
+};
+
+// "sgd": SGD with momentum; momentum() is its momentum hyper-parameter.
+class SGD : public Builtin<"sgd"> {
+ public:
+  using Builtin::Builtin;
+  double momentum() const { return hyper("momentum"); }
+};
+using NAG = Builtin<"nag">;
+using Adam = Builtin<"adam">;
+using AdamW = Builtin<"adamw">;
+using RMSProp = Builtin<"rmsprop">;
+using AdaGrad = Builtin<"adagrad">;
+using AdaDelta = Builtin<"adadelta">;
+using Adamax = Builtin<"adamax">;
+// "nadam": m_schedule() is MXNet's optimizer-wide momentum schedule (1 before any update).
+class Nadam : public Builtin<"nadam"> {
+ public:
+  using Builtin::Builtin;
+  double m_schedule() const { return extra("m_schedule"); }
+};
+using LAMB = Builtin<"lamb">;
+using Signum = Builtin<"signum">;
+using Ftrl = Builtin<"ftrl">;
 
 }  // namespace mxnet::gluon::optimizer
