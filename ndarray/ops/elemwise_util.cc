@@ -8,6 +8,7 @@
 #include <cstring>
 #include <numbers>
 
+#include "base/cpu_isa.h"
 #include "ndarray/ops/basic_util.h"
 
 namespace mxnet::ops::ew {
@@ -164,10 +165,8 @@ __attribute__((target("avx,f16c"))) void HalfToFloatF16C(const uint16_t* x, floa
                      _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i))));
   for (; i < n; ++i) y[i] = Half::ToFloat(x[i]);
 }
-bool HasF16C() {
-  static const bool has = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
-  return has;
-}
+// AVX and F16C (base/cpu_isa.h; MXNET_MAX_CPU_ISA=SSE41 tests the scalar conversion).
+bool HasF16C() { return CpuIsaAtLeast(CpuIsa::kAvx); }
 }  // namespace
 
 bool FloatToHalf(const float* x, uint16_t* y, size_t n) {

@@ -25,6 +25,22 @@ def mx_cc_test(name, copts = [], deps = [], gtest_main = True, size = "small", *
     extra = ["//third_party:gtest_main"] if gtest_main else ["//third_party:gtest"]
     native.cc_test(name = name, copts = MX_COPTS + copts, deps = deps + extra, size = size, **kwargs)
 
+def mx_isa_test(name, test, isa, args = [], size = "medium", **kwargs):
+    """Runs the test binary `test` (a label) again with the CPU instruction set capped to `isa`
+    (SSE41, AVX2, AVX512_CORE, ...) for oneDNN (ONEDNN_MAX_CPU_ISA) and our own dispatched kernels
+    (MXNET_MAX_CPU_ISA, base/cpu_isa.h): a machine with AVX-512 also tests the paths an older CPU
+    takes. Reuses the built binary (no second compile); `args` go to it (e.g. --gtest_filter),
+    shard_count etc. pass through."""
+    native.sh_test(
+        name = name,
+        size = size,
+        srcs = ["//tools/build_defs:run_test.sh"],
+        args = ["$(rootpath %s)" % test] + args,
+        data = [test],
+        env = {"ONEDNN_MAX_CPU_ISA": isa, "MXNET_MAX_CPU_ISA": isa},
+        **kwargs
+    )
+
 def mx_cc_benchmark(name, copts = [], deps = [], tags = [], **kwargs):
     """A Google Benchmark program (foo_benchmark.cc beside the kernel).
 

@@ -13,6 +13,7 @@
 #include <immintrin.h>
 #endif
 
+#include "base/cpu_isa.h"
 #include "base/error.h"
 #include "base/strings.h"
 #include "ndarray/ops/shape_image_kernels.h"
@@ -189,15 +190,8 @@ constexpr int64_t kRowSlack = 16;
 #if defined(__x86_64__) && defined(__GNUC__)
 #define MX_IMAGE_AVX2 1
 
-// MXNET_IMAGE_NO_SIMD=1 forces the portable loops (tests run both).
-bool CpuHasAvx2() {
-  static const bool has = [] {
-    const char* off = std::getenv("MXNET_IMAGE_NO_SIMD");
-    if (off != nullptr && *off != '\0' && *off != '0') return false;
-    return __builtin_cpu_supports("avx2") != 0;
-  }();
-  return has;
-}
+// MXNET_MAX_CPU_ISA below AVX2 forces the portable loops (base/cpu_isa.h; tests run both).
+bool CpuHasAvx2() { return CpuIsaAtLeast(CpuIsa::kAvx2); }
 
 // Coefficients laid out for the AVX2 horizontal pass. C == 3: per output pixel, per pair of taps
 // eight int32 {k0, k0, k0, k0, k1, k1, k1, k1} (a missing odd tap is 0). C == 1: per output pixel
