@@ -1,15 +1,22 @@
 // Benchmark of the int8 convolution (_contrib_quantized_conv: uint8 data x int8 weight -> int32,
 // oneDNN int8 primitive and the reference loops) against the float32 Convolution (oneDNN), on
 // ResNet's 3x3 conv 64->64 over 56x56 (batch 1 and 8), kernel time only (outputs allocated
-// once, primitives cached by a warm-up call). Run with
+// once, primitives cached by a warm-up call). BM_QuantizedConvSplit times the exact path that
+// CPUs without VNNI take (conv_quant_exact.h) on any CPU; the context lines name the CPU level
+// and whether oneDNN uses VNNI. Run with
 //   ./bazelw run -c opt --config=bench //ndarray/ops:conv_quant_benchmark --
-//   --benchmark_repetitions=3
-// On a shared machine compare the CPU column with OMP_NUM_THREADS=1.
+//   --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+// and again with ONEDNN_MAX_CPU_ISA=AVX2 in the environment for an AVX2 CPU's kernels (then
+// BM_QuantizedConv/*/1 runs the split path too). On a shared machine compare the CPU column with
+// OMP_NUM_THREADS=1.
 #include <benchmark/benchmark.h>
 
 #include <random>
 
+#include "base/cpu_isa.h"
 #include "ndarray/op.h"
+#include "ndarray/ops/conv_params.h"
+#include "ndarray/ops/conv_quant_exact.h"
 
 namespace mxnet {
 namespace {
@@ -59,6 +66,29 @@ BENCHMARK(BM_QuantizedConv)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// range(0): batch. The weight-split path directly (exact without VNNI).
+void BM_QuantizedConvSplit(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  NDArray x = Random({n, 64, 56, 56}, 1, DType::kUint8),
+          w = Random({64, 64, 3, 3}, 2, DType::kInt8);
+  ops::ConvolutionParam p;
+  p.kernel = Shape{3, 3};
+  p.pad = Shape{1, 1};
+  p.num_filter = 64;
+  ops::ConvGeom g = ops::ConvGeomFromConv("_contrib_quantized_conv", p, x.shape());
+  NDArray y = NDArray::Full(g.YShape(), 0, cpu(), DType::kInt32);
+  if (!ops::onednn::QuantizedConvForwardSplit(g, x, w, nullptr, y)) {
+    state.SkipWithError("oneDNN cannot run it");
+    return;
+  }
+  for (auto _ : state) {
+    ops::onednn::QuantizedConvForwardSplit(g, x, w, nullptr, y);
+    benchmark::DoNotOptimize(y.data_ptr());
+  }
+  state.SetLabel("weight split");
+}
+BENCHMARK(BM_QuantizedConvSplit)->Arg(1)->Arg(8)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 void BM_FloatConv(benchmark::State& state) {
   const int64_t n = state.range(0);
   Run(state, "Convolution", kConv,
@@ -66,6 +96,12 @@ void BM_FloatConv(benchmark::State& state) {
       Backend::kOptimized);
 }
 BENCHMARK(BM_FloatConv)->Arg(1)->Arg(8)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+const bool kContext = [] {
+  benchmark::AddCustomContext("cpu_level", CpuIsaName(MaxCpuIsa()));
+  benchmark::AddCustomContext("onednn_vnni", ops::quant_exact::OneDnnHasVnni() ? "yes" : "no");
+  return true;
+}();
 
 }  // namespace
 }  // namespace mxnet

@@ -3,6 +3,8 @@
 // The primitive picks its own (blocked) layouts (format_tag::any); cached entries (keyed by
 // geometry, data dtype and bias) hold the primitive and its layouts, and each call reorders data
 // and weights into them and the output back (the weights are not kept reordered between calls).
+// Without VNNI oneDNN's int8 kernels saturate: those calls take the exact weight-split path of
+// conv_quant_exact.h.
 #include <dnnl.hpp>
 
 #include <map>
@@ -11,6 +13,7 @@
 #include <string>
 
 #include "base/strings.h"
+#include "ndarray/ops/conv_quant_exact.h"
 #include "ndarray/ops/conv_quant_kernels.h"
 
 namespace mxnet::ops::onednn {
@@ -28,6 +31,7 @@ dnnl::engine& QEngine() {
 struct QConvEntry {
   dnnl::convolution_forward prim;
   memory::desc user_src, user_wei, user_dst, src, wei, dst, bias, scratch;
+  std::string impl;  // the kernel's name (primitive_desc::impl_info_str())
 };
 
 std::shared_ptr<const QConvEntry> MakeEntry(const ConvGeom& g, dt src_dt, bool has_bias) {
@@ -66,6 +70,7 @@ std::shared_ptr<const QConvEntry> MakeEntry(const ConvGeom& g, dt src_dt, bool h
   e->dst = pd.dst_desc();
   e->bias = bias_md;
   e->scratch = pd.scratchpad_desc();
+  e->impl = pd.impl_info_str();
   return e;
 }
 
@@ -103,6 +108,9 @@ bool QuantizedConvForward(const ConvGeom& g, const NDArray& x, const NDArray& w,
   const dt src_dt = x.dtype() == DType::kUint8 ? dt::u8 : dt::s8;
   auto e = GetEntry(g, src_dt, bias != nullptr);
   if (!e) return false;
+  if (!quant_exact::Int8KernelIsExact(e->impl) &&
+      !(src_dt == dt::u8 && quant_exact::WeightsPairSafe(w.data<int8_t>(), w.size())))
+    return QuantizedConvForwardSplit(g, x, w, bias, y);
   thread_local dnnl::stream st(QEngine());
   memory src = Prepare(st, e->user_src, x.data_ptr(), e->src);
   memory wei = Prepare(st, e->user_wei, w.data_ptr(), e->wei);
@@ -122,6 +130,11 @@ bool QuantizedConvForward(const ConvGeom& g, const NDArray& x, const NDArray& w,
   if (!(e->dst == e->user_dst)) dnnl::reorder(dst, user_dst).execute(st, dst, user_dst);
   st.wait();
   return true;
+}
+
+std::string QuantizedConvKernelName(const ConvGeom& g, DType data, bool has_bias) {
+  auto e = GetEntry(g, data == DType::kUint8 ? dt::u8 : dt::s8, has_bias);
+  return e ? e->impl : "";
 }
 
 }  // namespace mxnet::ops::onednn

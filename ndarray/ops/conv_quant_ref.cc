@@ -15,22 +15,13 @@ void ConvLoops(const ConvGeom& g, const X* x, const int8_t* w, const int8_t* bia
         for (int64_t o1 = 0; o1 < g.ys[1]; ++o1)
           for (int64_t o2 = 0; o2 < g.ys[2]; ++o2) {
             int32_t acc = bias ? bias[f] : 0;
-            for (int64_t c = 0; c < C; ++c)
-              for (int64_t k0 = 0; k0 < g.k[0]; ++k0) {
-                const int64_t i0 = o0 * g.s[0] + k0 * g.d[0] - g.p[0];
-                if (i0 < 0 || i0 >= g.xs[0]) continue;
-                for (int64_t k1 = 0; k1 < g.k[1]; ++k1) {
-                  const int64_t i1 = o1 * g.s[1] + k1 * g.d[1] - g.p[1];
-                  if (i1 < 0 || i1 >= g.xs[1]) continue;
-                  for (int64_t k2 = 0; k2 < g.k[2]; ++k2) {
-                    const int64_t i2 = o2 * g.s[2] + k2 * g.d[2] - g.p[2];
-                    if (i2 < 0 || i2 >= g.xs[2]) continue;
-                    const int32_t xv = x[(n * C + c) * XS + (i0 * g.xs[1] + i1) * g.xs[2] + i2];
-                    const int32_t wv = w[(f * C + c) * KS + (k0 * g.k[1] + k1) * g.k[2] + k2];
-                    acc += xv * wv;
-                  }
-                }
-              }
+            for (int64_t c = 0; c < C; ++c) {
+              const X* xc = x + (n * C + c) * XS;
+              const int8_t* wc = w + (f * C + c) * KS;
+              ForEachTapInside(g, o0, o1, o2, [&](int64_t k, int64_t i) {
+                acc += static_cast<int32_t>(xc[i]) * static_cast<int32_t>(wc[k]);
+              });
+            }
             y[(n * F + f) * YS + (o0 * g.ys[1] + o1) * g.ys[2] + o2] = acc;
           }
 }

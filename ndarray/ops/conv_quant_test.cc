@@ -1,13 +1,19 @@
 // Tests of the quantization ops (conv_quant*.cc): conformance with real MXNet 1.9.1
 // (testdata/conv/quant.json from tools/conformance/refs_quant.py: integer outputs exactly,
 // float ranges to float32 precision, MXNet's dtype rejections), hand-computed values and errors.
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <random>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "base/cpu_isa.h"
 #include "ndarray/ops/conv_api.h"
 #include "ndarray/ops/conv_quant_api.h"
+#include "ndarray/ops/conv_quant_exact.h"
+#include "ndarray/ops/conv_quant_kernels.h"
 #include "ndarray/testing/op_testing.h"
 #include "ndarray/testing/ref_json.h"
 
@@ -192,6 +198,209 @@ TEST(ConvQuantValues, Int8PipelineApproximatesFloatConvolution) {
   for (float v : ref) max_ref = std::max(max_ref, std::fabs(v));
   for (size_t i = 0; i < got.size(); ++i)
     EXPECT_NEAR(got[i] * (127.0f / 255.5f), ref[i], 0.03f * max_ref) << i;
+}
+
+// ---- Exact int8 convolution on every ISA (conv_quant_exact.h). Run again with oneDNN capped
+// to AVX2, AVX-512 without VNNI and SSE4.1 by the conv_quant_test_* targets. ----
+
+// Values mostly at the dtype's extremes (x 255 or -128/127, w -128/127): adjacent products add
+// beyond int16, which oneDNN's kernels without VNNI saturate.
+NDArray Extremes(const Shape& s, DType dt, uint64_t seed) {
+  std::mt19937 gen(seed);
+  std::vector<double> v(s.Size());
+  const int lo = dt == DType::kUint8 ? 0 : -128, hi = dt == DType::kUint8 ? 255 : 127;
+  for (double& x : v) {
+    const int r = static_cast<int>(gen() % 8);
+    x = r < 3   ? hi
+        : r < 5 ? (dt == DType::kUint8 ? 254 : lo)
+                : lo + static_cast<int>(gen() % (hi - lo + 1));
+  }
+  return Arr(v, s, dt);
+}
+
+struct QConvShape {
+  Shape x, w;
+  AttrDict attrs;
+};
+
+std::vector<QConvShape> ExactCases() {
+  return {
+      {{2, 8, 9, 7},
+       {16, 8, 3, 3},
+       {{"kernel", "(3, 3)"}, {"pad", "(1, 2)"}, {"stride", "(2, 1)"}}},
+      {{1, 5, 10, 10},
+       {4, 5, 3, 3},
+       {{"kernel", "(3, 3)"}, {"pad", "(2, 2)"}, {"dilate", "(2, 2)"}}},
+      {{2, 32, 5, 5}, {8, 32, 1, 1}, {{"kernel", "(1, 1)"}}},
+      {{1, 3, 8, 8}, {5, 3, 3, 3}, {{"kernel", "(3, 3)"}, {"pad", "(1, 1)"}}},
+      {{1, 4, 5, 6, 6}, {6, 4, 3, 3, 3}, {{"kernel", "(3, 3, 3)"}, {"pad", "(1, 1, 1)"}}},
+  };
+}
+
+TEST(ConvQuantExact, EveryPathEqualsTheIntegerReference) {
+  // The op's oneDNN kernel (plain where exact, else the weight split) and the split path called
+  // directly both equal the int32 reference loops on inputs that saturate int16 pair sums.
+  SCOPED_TRACE(StrCat("CPU level ", CpuIsaName(MaxCpuIsa()),
+                      ", oneDNN VNNI: ", ops::quant_exact::OneDnnHasVnni()));
+  int n = 0;
+  for (const QConvShape& c : ExactCases())
+    for (DType dt : {DType::kUint8, DType::kInt8})
+      for (bool with_bias : {false, true}) {
+        SCOPED_TRACE(StrCat(c.x.ToString(), " ", DTypeName(dt), with_bias ? " bias" : ""));
+        NDArray x = Extremes(c.x, dt, 11 + n), w = Extremes(c.w, DType::kInt8, 12 + n);
+        NDArray b = Extremes({c.w[0]}, DType::kInt8, 13 + n);
+        ++n;
+        AttrDict attrs = c.attrs;
+        attrs["num_filter"] = std::to_string(c.w[0]);
+        attrs["no_bias"] = with_bias ? "False" : "True";
+        std::vector<NDArray> in{x, w};
+        if (with_bias) in.push_back(b);
+        for (double r : {-1.0, 1.0, -1.0, 1.0}) in.push_back(R(r));
+        if (with_bias) in.insert(in.end(), {R(-1), R(1)});
+        OpTestCase tc{.op = "_contrib_quantized_conv", .attrs = attrs};
+        NDArray ref = RunWithKernel(tc, {DeviceType::kCPU, Backend::kReference}, in)[0];
+        NDArray opt = RunWithKernel(tc, {DeviceType::kCPU, Backend::kOptimized}, in)[0];
+        EXPECT_TRUE(SameDTypeAllClose(opt, ref, 0, 0)) << "op's oneDNN kernel";
+        const Op& op = OpRegistry::Get("_contrib_quantized_conv");
+        ops::ConvGeom g = ops::ConvGeomFromConv(
+            "test", OpAttrs::Parse(op, attrs).get<ops::ConvolutionParam>(), x.shape());
+        NDArray y = NDArray::Full(ref.shape(), 0, cpu(), DType::kInt32);
+        ASSERT_TRUE(ops::onednn::QuantizedConvForwardSplit(g, x, w, with_bias ? &b : nullptr, y));
+        EXPECT_TRUE(SameDTypeAllClose(y, ref, 0, 0)) << "weight split";
+      }
+}
+
+TEST(ConvQuantExact, SplitRoundsTheBiasLikeOneDnn) {
+  // Sums beyond 2^24: oneDNN adds the float32 bias in float32 (rounded to nearest even); the
+  // split path does the same, so both paths agree bit for bit, within 2 of the exact integer.
+  NDArray x = Arr(std::vector<double>(64 * 6 * 6, 255), {1, 64, 6, 6}, DType::kUint8);
+  std::vector<double> wv(4 * 64 * 9, 127);
+  NDArray w = Arr(wv, {4, 64, 3, 3}, DType::kInt8);
+  NDArray b = Arr({1, -3, 5, 127}, {4}, DType::kInt8);
+  const Op& op = OpRegistry::Get("_contrib_quantized_conv");
+  AttrDict attrs{{"kernel", "(3, 3)"}, {"num_filter", "4"}};
+  ops::ConvGeom g = ops::ConvGeomFromConv(
+      "test", OpAttrs::Parse(op, attrs).get<ops::ConvolutionParam>(), x.shape());
+  NDArray plain = NDArray::Full({1, 4, 4, 4}, 0, cpu(), DType::kInt32);
+  NDArray split = NDArray::Full({1, 4, 4, 4}, 0, cpu(), DType::kInt32);
+  ASSERT_TRUE(ops::onednn::QuantizedConvForward(g, x, w, &b, plain));
+  ASSERT_TRUE(ops::onednn::QuantizedConvForwardSplit(g, x, w, &b, split));
+  EXPECT_TRUE(SameDTypeAllClose(split, plain, 0, 0));
+  const int64_t sum = 64 * 9 * 255 * 127;  // 18,651,840 > 2^24
+  std::vector<int> got = split.ToVector<int>();
+  const int bias[] = {1, -3, 5, 127};
+  for (int f = 0; f < 4; ++f) {
+    const float want = static_cast<float>(sum) + static_cast<float>(bias[f]);
+    EXPECT_EQ(got[f * 16], static_cast<int64_t>(want)) << f;
+    EXPECT_LE(std::abs(got[f * 16] - (sum + bias[f])), 2) << f;
+  }
+}
+
+TEST(ConvQuantExact, KernelExactness) {
+  using ops::quant_exact::Int8KernelIsExact;
+  EXPECT_TRUE(Int8KernelIsExact("brgconv:avx512_core_vnni"));
+  EXPECT_TRUE(Int8KernelIsExact("jit_uni_int8:avx2_vnni"));
+  EXPECT_TRUE(Int8KernelIsExact("brg:avx512_core_amx"));
+  EXPECT_TRUE(Int8KernelIsExact("ref:any"));
+  EXPECT_FALSE(Int8KernelIsExact("jit_uni_int8:sse41"));
+  EXPECT_FALSE(Int8KernelIsExact("jit_uni_int8:avx2"));
+  EXPECT_FALSE(Int8KernelIsExact("jit_int8:avx512_core"));
+  EXPECT_FALSE(Int8KernelIsExact("jit_int8_1x1:avx512_core"));
+  EXPECT_EQ(Int8KernelIsExact("gemm:jit"), ops::quant_exact::OneDnnHasVnni());
+  // oneDNN's effective ISA follows the cap the test targets set (ONEDNN_MAX_CPU_ISA).
+  const char* cap = std::getenv("ONEDNN_MAX_CPU_ISA");
+  if (cap && (std::string(cap) == "AVX2" || std::string(cap) == "AVX512_CORE" ||
+              std::string(cap) == "SSE41")) {
+    EXPECT_FALSE(ops::quant_exact::OneDnnHasVnni()) << cap;
+  }
+  if (!cap && HardwareCpuIsa() == CpuIsa::kAvx512CoreVnni) {
+    EXPECT_TRUE(ops::quant_exact::OneDnnHasVnni());
+  }
+  // |w| <= 64 cannot saturate: 2 * 255 * 64 <= 32767.
+  const int8_t safe[] = {64, -64, 0, 3}, unsafe[] = {1, -65};
+  EXPECT_TRUE(ops::quant_exact::WeightsPairSafe(safe, 4));
+  EXPECT_FALSE(ops::quant_exact::WeightsPairSafe(unsafe, 2));
+}
+
+TEST(ConvQuantExact, CappedRunsTakeTheKernelsOfOlderCpus) {
+  // Under an ISA cap below VNNI (the conv_quant_test_* targets) oneDNN picks a kernel that is not
+  // exact, so EveryPathEqualsTheIntegerReference ran the weight split; without a cap on a VNNI
+  // CPU the 3x3 conv 64->64 runs a VNNI kernel directly.
+  const Op& op = OpRegistry::Get("_contrib_quantized_conv");
+  ops::ConvGeom g = ops::ConvGeomFromConv(
+      "test",
+      OpAttrs::Parse(op, {{"kernel", "(3, 3)"}, {"pad", "(1, 1)"}, {"num_filter", "64"}})
+          .get<ops::ConvolutionParam>(),
+      Shape{1, 64, 14, 14});
+  for (DType dt : {DType::kUint8, DType::kInt8}) {
+    const std::string name = ops::onednn::QuantizedConvKernelName(g, dt, false);
+    SCOPED_TRACE(StrCat(DTypeName(dt), " kernel ", name));
+    ASSERT_FALSE(name.empty());
+    const char* cap = std::getenv("ONEDNN_MAX_CPU_ISA");
+    const std::string want = cap ? AsciiToLower(cap) : "";
+    if (want == "avx2" || want == "avx512_core" || want == "sse41") {
+      EXPECT_NE(name.find(want), std::string::npos);
+      EXPECT_EQ(name.find("vnni"), std::string::npos);
+      EXPECT_FALSE(ops::quant_exact::Int8KernelIsExact(name));
+    } else if (!cap && HardwareCpuIsa() == CpuIsa::kAvx512CoreVnni) {
+      EXPECT_NE(name.find("vnni"), std::string::npos);
+      EXPECT_TRUE(ops::quant_exact::Int8KernelIsExact(name));
+    }
+  }
+}
+
+TEST(ConvQuantExact, SevenBitWeightsAreExact) {
+  // uint8 data and |w| <= 64 (no pair can saturate) run the plain oneDNN kernel on any CPU.
+  NDArray x = Extremes({2, 16, 6, 6}, DType::kUint8, 21);
+  std::vector<double> wv = Extremes({8, 16, 3, 3}, DType::kInt8, 22).ToVector<double>();
+  for (double& v : wv) v = std::clamp(v, -64.0, 64.0);
+  NDArray w = Arr(wv, {8, 16, 3, 3}, DType::kInt8);
+  std::vector<NDArray> in{x, w, R(0), R(1), R(-1), R(1)};
+  OpTestCase tc{.op = "_contrib_quantized_conv",
+                .attrs = {{"kernel", "(3, 3)"}, {"num_filter", "8"}, {"no_bias", "True"}}};
+  NDArray ref = RunWithKernel(tc, {DeviceType::kCPU, Backend::kReference}, in)[0];
+  NDArray opt = RunWithKernel(tc, {DeviceType::kCPU, Backend::kOptimized}, in)[0];
+  EXPECT_TRUE(SameDTypeAllClose(opt, ref, 0, 0));
+}
+
+TEST(ConvQuantExact, WeightSplitRecombines) {
+  std::vector<int8_t> w(256), parts(512);
+  for (int i = 0; i < 256; ++i) w[i] = static_cast<int8_t>(i - 128);
+  ops::quant_exact::SplitWeights(w.data(), 2, 128, parts.data());
+  for (int i = 0; i < 256; ++i) {
+    EXPECT_GE(parts[i], -8);
+    EXPECT_LE(parts[i], 7);
+    EXPECT_GE(parts[256 + i], 0);
+    EXPECT_LE(parts[256 + i], 15);
+    EXPECT_EQ(16 * parts[i] + parts[256 + i], w[i]) << i;
+  }
+  // t (1, 2F = 4, S = 2): y = 16 hi + lo - 128 tap_sums, + bias.
+  const int32_t t[] = {1, -2, 3, 100, 5, 6, 7, 8};
+  int32_t y[4];
+  const int8_t bias[] = {-1, 2};
+  ops::quant_exact::Recombine(t, 1, 2, 2, nullptr, bias, y);
+  EXPECT_EQ(std::vector<int32_t>(y, y + 4),
+            (std::vector<int32_t>{16 + 5 - 1, -32 + 6 - 1, 48 + 7 + 2, 1600 + 8 + 2}));
+  const int32_t sums[] = {1, 0, -2, 3};
+  ops::quant_exact::Recombine(t, 1, 2, 2, sums, nullptr, y);
+  EXPECT_EQ(std::vector<int32_t>(y, y + 4),
+            (std::vector<int32_t>{16 + 5 - 128, -32 + 6, 48 + 7 + 256, 1600 + 8 - 384}));
+}
+
+TEST(ConvQuantExact, TapSumsCountOnlyTapsInsideTheImage) {
+  // 1-D in a 2-D geometry: x width 3, kernel 3, pad 1 -> 3 outputs; w (1, 2, 1, 3) = channel 0
+  // {1, 2, 3}, channel 1 {10, 20, 30}: per tap 11, 22, 33. Output 0 misses tap 0, output 2
+  // misses tap 2.
+  const Op& op = OpRegistry::Get("_contrib_quantized_conv");
+  ops::ConvGeom g = ops::ConvGeomFromConv(
+      "test",
+      OpAttrs::Parse(op, {{"kernel", "(1, 3)"}, {"pad", "(0, 1)"}, {"num_filter", "1"}})
+          .get<ops::ConvolutionParam>(),
+      Shape{1, 2, 1, 3});
+  const int8_t w[] = {1, 2, 3, 10, 20, 30};
+  int32_t m[3];
+  ops::quant_exact::TapSums(g, w, m);
+  EXPECT_EQ(std::vector<int32_t>(m, m + 3), (std::vector<int32_t>{55, 66, 33}));
 }
 
 // ---- Errors. ----
