@@ -218,6 +218,12 @@ NDArray Extremes(const Shape& s, DType dt, uint64_t seed) {
   return Arr(v, s, dt);
 }
 
+// _contrib_quantized_conv's geometry for `attrs` on data of shape x.
+ops::ConvGeom QConvGeom(const AttrDict& attrs, const Shape& x) {
+  const Op& op = OpRegistry::Get("_contrib_quantized_conv");
+  return ops::ConvGeomFromConv("test", OpAttrs::Parse(op, attrs).get<ops::ConvolutionParam>(), x);
+}
+
 struct QConvShape {
   Shape x, w;
   AttrDict attrs;
@@ -261,9 +267,7 @@ TEST(ConvQuantExact, EveryPathEqualsTheIntegerReference) {
         NDArray ref = RunWithKernel(tc, {DeviceType::kCPU, Backend::kReference}, in)[0];
         NDArray opt = RunWithKernel(tc, {DeviceType::kCPU, Backend::kOptimized}, in)[0];
         EXPECT_TRUE(SameDTypeAllClose(opt, ref, 0, 0)) << "op's oneDNN kernel";
-        const Op& op = OpRegistry::Get("_contrib_quantized_conv");
-        ops::ConvGeom g = ops::ConvGeomFromConv(
-            "test", OpAttrs::Parse(op, attrs).get<ops::ConvolutionParam>(), x.shape());
+        ops::ConvGeom g = QConvGeom(attrs, x.shape());
         NDArray y = NDArray::Full(ref.shape(), 0, cpu(), DType::kInt32);
         ASSERT_TRUE(ops::onednn::QuantizedConvForwardSplit(g, x, w, with_bias ? &b : nullptr, y));
         EXPECT_TRUE(SameDTypeAllClose(y, ref, 0, 0)) << "weight split";
@@ -277,10 +281,7 @@ TEST(ConvQuantExact, SplitRoundsTheBiasLikeOneDnn) {
   std::vector<double> wv(4 * 64 * 9, 127);
   NDArray w = Arr(wv, {4, 64, 3, 3}, DType::kInt8);
   NDArray b = Arr({1, -3, 5, 127}, {4}, DType::kInt8);
-  const Op& op = OpRegistry::Get("_contrib_quantized_conv");
-  AttrDict attrs{{"kernel", "(3, 3)"}, {"num_filter", "4"}};
-  ops::ConvGeom g = ops::ConvGeomFromConv(
-      "test", OpAttrs::Parse(op, attrs).get<ops::ConvolutionParam>(), x.shape());
+  ops::ConvGeom g = QConvGeom({{"kernel", "(3, 3)"}, {"num_filter", "4"}}, x.shape());
   NDArray plain = NDArray::Full({1, 4, 4, 4}, 0, cpu(), DType::kInt32);
   NDArray split = NDArray::Full({1, 4, 4, 4}, 0, cpu(), DType::kInt32);
   ASSERT_TRUE(ops::onednn::QuantizedConvForward(g, x, w, &b, plain));
@@ -326,12 +327,8 @@ TEST(ConvQuantExact, CappedRunsTakeTheKernelsOfOlderCpus) {
   // Under an ISA cap below VNNI (the conv_quant_test_* targets) oneDNN picks a kernel that is not
   // exact, so EveryPathEqualsTheIntegerReference ran the weight split; without a cap on a VNNI
   // CPU the 3x3 conv 64->64 runs a VNNI kernel directly.
-  const Op& op = OpRegistry::Get("_contrib_quantized_conv");
-  ops::ConvGeom g = ops::ConvGeomFromConv(
-      "test",
-      OpAttrs::Parse(op, {{"kernel", "(3, 3)"}, {"pad", "(1, 1)"}, {"num_filter", "64"}})
-          .get<ops::ConvolutionParam>(),
-      Shape{1, 64, 14, 14});
+  ops::ConvGeom g = QConvGeom({{"kernel", "(3, 3)"}, {"pad", "(1, 1)"}, {"num_filter", "64"}},
+                              Shape{1, 64, 14, 14});
   for (DType dt : {DType::kUint8, DType::kInt8}) {
     const std::string name = ops::onednn::QuantizedConvKernelName(g, dt, false);
     SCOPED_TRACE(StrCat(DTypeName(dt), " kernel ", name));
@@ -391,12 +388,8 @@ TEST(ConvQuantExact, TapSumsCountOnlyTapsInsideTheImage) {
   // 1-D in a 2-D geometry: x width 3, kernel 3, pad 1 -> 3 outputs; w (1, 2, 1, 3) = channel 0
   // {1, 2, 3}, channel 1 {10, 20, 30}: per tap 11, 22, 33. Output 0 misses tap 0, output 2
   // misses tap 2.
-  const Op& op = OpRegistry::Get("_contrib_quantized_conv");
-  ops::ConvGeom g = ops::ConvGeomFromConv(
-      "test",
-      OpAttrs::Parse(op, {{"kernel", "(1, 3)"}, {"pad", "(0, 1)"}, {"num_filter", "1"}})
-          .get<ops::ConvolutionParam>(),
-      Shape{1, 2, 1, 3});
+  ops::ConvGeom g =
+      QConvGeom({{"kernel", "(1, 3)"}, {"pad", "(0, 1)"}, {"num_filter", "1"}}, Shape{1, 2, 1, 3});
   const int8_t w[] = {1, 2, 3, 10, 20, 30};
   int32_t m[3];
   ops::quant_exact::TapSums(g, w, m);
