@@ -255,6 +255,40 @@ def run_case(mx, c):
     return {"outputs": [tensor(a, np.dtype(d).name) for a, d in outs]}
 
 
+# Ops whose int32 output sums int8 products: MXNet's oneDNN kernels for them are exact only with
+# VNNI (without it they add u8*s8 product pairs in int16 and saturate, or halve the weights of
+# int8 data), so its output can differ from the exact integer result on other CPUs.
+INT8_PRODUCT_OPS = {"_contrib_quantized_conv", "_contrib_quantized_fully_connected"}
+
+
+def exact_outputs(mx, c):
+    """The exact integer result of an INT8_PRODUCT_OPS case (JSON form, as in quant.json), made
+    by MXNet's own op without saturation on any CPU. Its int32 output is linear in the weight
+    (input 1) plus a bias term B = y(0); with w = 16 hi + lo (hi = w >> 4 in [-8, 7], lo = w & 15
+    in [0, 15]) the op runs on the even weights 2 hi and 2 lo, whose product pairs stay within
+    2 * 255 * 30 (no int16 saturation) and which halve exactly:
+        y(w) = 8 (y(2 hi) - B) + (y(2 lo) - B) / 2 + B        in int64.
+    Other outputs (the float ranges) come from the y(2 lo) call. Returns the case's outputs
+    list, or None when the case is not such an op or MXNet rejects it."""
+    if c["op"] not in INT8_PRODUCT_OPS or "error" in c or c["inputs"][1]["dtype"] != "int8":
+        return None
+    arrays = [(np.array(t["data"], dtype=np.float64).reshape(t["shape"]).astype(t["dtype"]), t["dtype"])
+              for t in c["inputs"]]
+    w = arrays[1][0].astype(np.int64)
+    y = {}
+    for key, wv in (("hi", 2 * (w >> 4)), ("lo", 2 * (w & 15)), ("zero", 0 * w)):
+        r = run_case(mx, {"op": c["op"], "attrs": c["attrs"],
+                          "inputs": arrays[:1] + [(wv.astype(np.int8), "int8")] + arrays[2:]})
+        if "error" in r:
+            return None
+        y[key] = r["outputs"]
+    hi, lo, b = (np.array(y[k][0]["data"], dtype=np.int64) for k in ("hi", "lo", "zero"))
+    if ((lo - b) % 2).any():
+        return None
+    exact = 8 * (hi - b) + (lo - b) // 2 + b
+    return [dict(y["lo"][0], data=[int(v) for v in exact])] + y["lo"][1:]
+
+
 def tensor(a, dtype):
     a = np.asarray(a)
     if dtype.startswith("float"):
