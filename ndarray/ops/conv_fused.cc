@@ -12,19 +12,15 @@
 // eltwise/sum/eltwise post-ops. The sum input may share its buffer with the output (declared
 // in-place at position 3, i.e. with a bias): oneDNN's sum post-op accumulates into the output.
 // Inference only: not differentiable.
-#include <dnnl.hpp>
-
 #include <cstring>
-#include <functional>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <unordered_map>
 
 #include "ndarray/kernel_util.h"
 #include "ndarray/op.h"
 #include "ndarray/ops/conv_kernels.h"
+#include "ndarray/ops/conv_onednn.h"
 #include "ndarray/ops/conv_shape.h"
 
 namespace mxnet::ops {
@@ -199,20 +195,10 @@ void FusedRef(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArra
 // ---- oneDNN with post-ops. ----
 namespace dnn {
 
-using dnnl::memory;
-using dims = memory::dims;
-using dt = memory::data_type;
-using tag = memory::format_tag;
-
-dnnl::engine& Engine() {
-  static dnnl::engine* e = new dnnl::engine(dnnl::engine::kind::cpu, 0);
-  return *e;
-}
-
-dnnl::stream& Stream() {
-  thread_local dnnl::stream s(Engine());
-  return s;
-}
+// The oneDNN backend (engine, streams, cache, Exec, scratch) and its conv-geometry helpers.
+using namespace ::mxnet::backends::onednn;
+using namespace ::mxnet::ops::onednn;
+using Dir = Exec::Dir;
 
 dnnl::algorithm EltwiseAlg(const std::string& t) {
   if (t == "relu") return dnnl::algorithm::eltwise_relu;
@@ -238,199 +224,6 @@ std::string PostOpsKey(const std::optional<std::string>& act, bool sum,
   return StrCat(act.value_or("-"), sum ? "+sum" : "", post ? "+" + *post : "");
 }
 
-// A primitive with its arguments' user (plain) and primitive-chosen layouts and the reorders
-// between them. Immutable once made; runs with per-call scratchpads, so threads can share it.
-struct Exec {
-  struct Arg {
-    int arg;
-    memory::desc user, inner;
-    std::optional<dnnl::reorder> in_reorder, out_reorder;  // user->inner, inner->user
-    memory::desc in_scratch, out_scratch;
-  };
-  dnnl::primitive prim;
-  memory::desc scratchpad;
-  std::vector<Arg> args;         // inputs..., dst last
-  bool dst_accumulates = false;  // sum post-op: dst holds the sum operand before running
-
-  static std::pair<dnnl::reorder, memory::desc> MakeReorder(const memory::desc& from,
-                                                            const memory::desc& to) {
-    dnnl::primitive_attr attr;
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    dnnl::reorder::primitive_desc pd(Engine(), from, Engine(), to, attr);
-    return {dnnl::reorder(pd), pd.scratchpad_desc()};
-  }
-
-  void Add(int arg, const memory::desc& user, const memory::desc& inner, bool output) {
-    Arg a{arg, user, inner, std::nullopt, std::nullopt, {}, {}};
-    if (user != inner) {
-      if (!output || dst_accumulates) {
-        auto [r, s] = MakeReorder(user, inner);
-        a.in_reorder = r, a.in_scratch = s;
-      }
-      if (output) {
-        auto [r, s] = MakeReorder(inner, user);
-        a.out_reorder = r, a.out_scratch = s;
-      }
-    }
-    args.push_back(std::move(a));
-  }
-
-  static void Reorder(dnnl::stream& s, const dnnl::reorder& r, const memory::desc& scratch,
-                      const memory& from, const memory& to) {
-    std::unordered_map<int, memory> m{{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
-    if (scratch.get_size() > 0) m.emplace(DNNL_ARG_SCRATCHPAD, memory(scratch, Engine()));
-    r.execute(s, m);
-  }
-
-  // Runs on user buffers given in the order of `args`; `weights` (optional) is the weight
-  // already in the primitive's layout.
-  void Run(std::initializer_list<const void*> ptrs, const memory* weights = nullptr) const {
-    dnnl::stream& s = Stream();
-    std::unordered_map<int, memory> m;
-    std::optional<std::pair<memory, memory>> out;  // (inner, user) of dst
-    auto p = ptrs.begin();
-    for (const Arg& a : args) {
-      memory user(a.user, Engine(), const_cast<void*>(*p++));
-      if (weights && a.arg == DNNL_ARG_WEIGHTS) {
-        m.emplace(a.arg, *weights);
-        continue;
-      }
-      if (!a.in_reorder && !a.out_reorder) {
-        m.emplace(a.arg, user);
-        continue;
-      }
-      memory inner(a.inner, Engine());
-      if (a.in_reorder) Reorder(s, *a.in_reorder, a.in_scratch, user, inner);
-      if (a.out_reorder) out.emplace(inner, user);
-      m.emplace(a.arg, inner);
-    }
-    std::optional<memory> scratch;
-    if (scratchpad.get_size() > 0) {
-      scratch.emplace(scratchpad, Engine());
-      m.emplace(DNNL_ARG_SCRATCHPAD, *scratch);
-    }
-    prim.execute(s, m);
-    if (out) Reorder(s, *args.back().out_reorder, args.back().out_scratch, out->first, out->second);
-    s.wait();
-  }
-};
-
-// The weight of `e` in the primitive's layout, reordered once per weight buffer: for constant
-// weights only (SgConvParam::const_weight). Entries are keyed by the primitive and the buffer and
-// hold a weak reference to the buffer's Storage, so a freed buffer (even if its memory is reused
-// by a new one) never matches.
-std::shared_ptr<const memory> CachedWeights(const std::string& exec_key, const Exec& e,
-                                            const NDArray& w) {
-  struct Entry {
-    std::weak_ptr<Storage> storage;
-    memory inner;
-  };
-  static std::mutex mu;
-  static auto* cache = new std::unordered_map<std::string, std::shared_ptr<const Entry>>();
-  const Exec::Arg* arg = nullptr;
-  for (const auto& a : e.args)
-    if (a.arg == DNNL_ARG_WEIGHTS) arg = &a;
-  if (!arg || !arg->in_reorder) return nullptr;  // already in the primitive's layout
-  const std::shared_ptr<Storage>& st = w.impl()->storage;
-  std::string key =
-      StrCat(exec_key, "@", reinterpret_cast<uintptr_t>(st.get()), "+", w.impl()->offset);
-  {
-    std::lock_guard<std::mutex> l(mu);
-    auto it = cache->find(key);
-    if (it != cache->end() && it->second->storage.lock() == st)
-      return std::shared_ptr<const memory>(it->second, &it->second->inner);
-  }
-  auto entry = std::make_shared<Entry>();
-  entry->storage = st;
-  entry->inner = memory(arg->inner, Engine());
-  memory user(arg->user, Engine(), w.data_ptr());
-  Exec::Reorder(Stream(), *arg->in_reorder, arg->in_scratch, user, entry->inner);
-  Stream().wait();
-  std::lock_guard<std::mutex> l(mu);
-  if (cache->size() >= 4096) {
-    for (auto it = cache->begin(); it != cache->end();)  // drop entries of freed buffers
-      it = it->second->storage.expired() ? cache->erase(it) : std::next(it);
-    if (cache->size() >= 4096) cache->clear();
-  }
-  (*cache)[key] = entry;  // entries are immutable; callers hold the one they got
-  return std::shared_ptr<const memory>(entry, &entry->inner);
-}
-
-class Cache {
- public:
-  std::shared_ptr<const Exec> Get(const std::string& key,
-                                  const std::function<std::shared_ptr<Exec>()>& make) {
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      auto it = map_.find(key);
-      if (it != map_.end()) return it->second;
-    }
-    std::shared_ptr<Exec> e;
-    try {
-      e = make();
-    } catch (const dnnl::error&) {
-      e = nullptr;  // unsupported: the caller runs the reference kernel
-    }
-    std::lock_guard<std::mutex> l(mu_);
-    if (map_.size() >= 4096) map_.clear();
-    return map_.emplace(key, std::move(e)).first->second;
-  }
-
- private:
-  std::mutex mu_;
-  std::unordered_map<std::string, std::shared_ptr<const Exec>> map_;
-};
-
-Cache& GetCache() {
-  static Cache* c = new Cache();
-  return *c;
-}
-
-// Plain (N, C, spatial...) activation descriptor in the op's layout.
-memory::desc ActDesc(int64_t N, int64_t C, const std::array<int64_t, 3>& sz, int nd, bool cl) {
-  dims d{N, C}, st(nd + 2);
-  for (int i = 0; i < nd; ++i) d.push_back(sz[i]);
-  int64_t S = 1;
-  for (int i = 0; i < nd; ++i) S *= sz[i];
-  int64_t inner = cl ? C : 1;
-  for (int i = nd - 1; i >= 0; --i) {
-    st[2 + i] = inner;
-    inner *= sz[i];
-  }
-  st[1] = cl ? 1 : S;
-  st[0] = C * S;
-  return memory::desc(d, dt::f32, st);
-}
-
-dims WeightDims(const ConvGeom& g) {
-  dims d;
-  if (g.G > 1) d.push_back(g.G);
-  d.push_back(g.CY / g.G);
-  d.push_back(g.CX / g.G);
-  for (int i = 0; i < g.nd; ++i) d.push_back(g.k[i]);
-  return d;
-}
-
-// Weight (CY, CX/G, k...) (channels-last: (CY, k..., CX/G)) as plain strides.
-memory::desc WeightDesc(const ConvGeom& g) {
-  const int64_t I = g.CX / g.G;
-  int64_t K = 1;
-  for (int i = 0; i < g.nd; ++i) K *= g.k[i];
-  dims st;
-  const int64_t o_stride = I * K;
-  if (g.G > 1) st.push_back((g.CY / g.G) * o_stride);
-  st.push_back(o_stride);
-  st.push_back(g.channels_last ? 1 : K);
-  std::vector<int64_t> sp(g.nd);
-  int64_t inner = g.channels_last ? I : 1;
-  for (int i = g.nd - 1; i >= 0; --i) {
-    sp[i] = inner;
-    inner *= g.k[i];
-  }
-  for (int64_t v : sp) st.push_back(v);
-  return memory::desc(WeightDims(g), dt::f32, st);
-}
-
 std::shared_ptr<Exec> MakeConv(const ConvGeom& g, bool bias, const SgConvParam& p) {
   using namespace dnnl;
   dims strides, dilates, pad_l, pad_r, xd{g.N, g.CX}, yd{g.N, g.CY};
@@ -454,11 +247,11 @@ std::shared_ptr<Exec> MakeConv(const ConvGeom& g, bool bias, const SgConvParam& 
   auto e = std::make_shared<Exec>();
   e->prim = convolution_forward(pd);
   e->scratchpad = pd.scratchpad_desc();
-  e->dst_accumulates = p.with_sum;
-  e->Add(DNNL_ARG_SRC, ActDesc(g.N, g.CX, g.xs, g.nd, g.channels_last), pd.src_desc(), false);
-  e->Add(DNNL_ARG_WEIGHTS, WeightDesc(g), pd.weights_desc(), false);
-  if (bias) e->Add(DNNL_ARG_BIAS, b_md, pd.bias_desc(), false);
-  e->Add(DNNL_ARG_DST, ActDesc(g.N, g.CY, g.ys, g.nd, g.channels_last), pd.dst_desc(), true);
+  e->Add(DNNL_ARG_SRC, ActDesc(g.N, g.CX, g.xs, g.nd, g.channels_last), pd.src_desc(), Dir::kIn);
+  e->Add(DNNL_ARG_WEIGHTS, WeightDesc(g), pd.weights_desc(), Dir::kIn);
+  if (bias) e->Add(DNNL_ARG_BIAS, b_md, pd.bias_desc(), Dir::kIn);
+  e->Add(DNNL_ARG_DST, ActDesc(g.N, g.CY, g.ys, g.nd, g.channels_last), pd.dst_desc(),
+         p.with_sum ? Dir::kInOut : Dir::kOut);  // the sum post-op reads dst
   return e;
 }
 
@@ -474,11 +267,10 @@ std::shared_ptr<Exec> MakeFc(int64_t M, int64_t K, int64_t H, bool bias, const S
   auto e = std::make_shared<Exec>();
   e->prim = inner_product_forward(pd);
   e->scratchpad = pd.scratchpad_desc();
-  e->dst_accumulates = p.with_sum;
-  e->Add(DNNL_ARG_SRC, x_md, pd.src_desc(), false);
-  e->Add(DNNL_ARG_WEIGHTS, w_md, pd.weights_desc(), false);
-  if (bias) e->Add(DNNL_ARG_BIAS, b_md, pd.bias_desc(), false);
-  e->Add(DNNL_ARG_DST, y_md, pd.dst_desc(), true);
+  e->Add(DNNL_ARG_SRC, x_md, pd.src_desc(), Dir::kIn);
+  e->Add(DNNL_ARG_WEIGHTS, w_md, pd.weights_desc(), Dir::kIn);
+  if (bias) e->Add(DNNL_ARG_BIAS, b_md, pd.bias_desc(), Dir::kIn);
+  e->Add(DNNL_ARG_DST, y_md, pd.dst_desc(), p.with_sum ? Dir::kInOut : Dir::kOut);
   return e;
 }
 
@@ -515,20 +307,25 @@ void SgConvDnnl(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDAr
   const int nb = BaseInputs(p);
   ConvGeom g = ConvGeomFromConv(kConvOp, p, in[0].shape());
   const bool bias = !p.no_bias;
-  const std::string key =
-      StrCat("sgconv:", bias, ":", dnn::PostOpsKey(p.act_type, p.with_sum, p.postsum_act_type), ":",
-             g.Key());
+  const backends::CacheKey key =
+      dnn::WithGeom(backends::CacheKey("sgconv")(
+                        bias, dnn::PostOpsKey(p.act_type, p.with_sum, p.postsum_act_type)),
+                    g);
   auto e = NoOtherAliasing(in, nb, out[0])
-               ? dnn::GetCache().Get(key, [&] { return dnn::MakeConv(g, bias, p); })
+               ? dnn::GetOrNull<dnn::Exec>(key, [&] { return dnn::MakeConv(g, bias, p); })
                : nullptr;
   if (!e) return FusedRef<SgConvParam>(ctx, attrs, in, out);
   std::shared_ptr<const dnnl::memory> w =
-      p.const_weight ? dnn::CachedWeights(key, *e, in[1]) : nullptr;
+      p.const_weight ? dnn::ReorderedConstant(key, *e, DNNL_ARG_WEIGHTS, in[1].impl()->storage,
+                                              in[1].impl()->offset, in[1].data_ptr())
+                     : nullptr;
+  std::unordered_map<int, dnnl::memory> given;  // the weight already in the primitive's layout
+  if (w) given.emplace(DNNL_ARG_WEIGHTS, *w);
   if (p.with_sum) dnn::PrepareSum(in[nb], out[0]);
   if (bias)
-    e->Run({in[0].data_ptr(), in[1].data_ptr(), in[2].data_ptr(), out[0].data_ptr()}, w.get());
+    e->Run({in[0].data_ptr(), in[1].data_ptr(), in[2].data_ptr(), out[0].data_ptr()}, given);
   else
-    e->Run({in[0].data_ptr(), in[1].data_ptr(), out[0].data_ptr()}, w.get());
+    e->Run({in[0].data_ptr(), in[1].data_ptr(), out[0].data_ptr()}, given);
 }
 
 void SgFcDnnl(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArray> in,
@@ -549,10 +346,10 @@ void SgFcDnnl(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArra
   const bool bias = !p.no_bias;
   auto e =
       NoOtherAliasing(in, nb, out[0]) && M > 0
-          ? dnn::GetCache().Get(StrCat("sgfc:", bias, ":",
-                                       dnn::PostOpsKey(p.act_type, p.with_sum, p.postsum_act_type),
-                                       ":", M, ",", K, ",", H),
-                                [&] { return dnn::MakeFc(M, K, H, bias, p); })
+          ? dnn::GetOrNull<dnn::Exec>(
+                backends::CacheKey("sgfc")(
+                    bias, dnn::PostOpsKey(p.act_type, p.with_sum, p.postsum_act_type), M, K, H),
+                [&] { return dnn::MakeFc(M, K, H, bias, p); })
           : nullptr;
   if (!e) return FusedRef<SgFcParam>(ctx, attrs, in, out);
   if (p.with_sum) dnn::PrepareSum(in[nb], out[0]);

@@ -1,9 +1,10 @@
 // Kernels of the conv op family on raw NDArrays with resolved geometry:
 //  - reference kernels (conv_ref.cc): direct loops, any floating dtype (float16/bfloat16
 //    computed in float, float32 in float, float64 in double);
-//  - oneDNN 2.6 kernels (conv_onednn.cc) for float32, with a thread-safe primitive cache keyed by
-//    geometry, dtype and attributes. They return false when oneDNN cannot handle a configuration
-//    (the caller then runs the reference kernel).
+//  - oneDNN 2.6 kernels (conv_onednn.cc) for float32, on the oneDNN backend's thread-safe
+//    primitive cache (ndarray/backends/onednn) keyed by geometry, dtype and attributes. They
+//    return false when oneDNN cannot handle a configuration (the caller then runs the reference
+//    kernel).
 #pragma once
 
 #include <string>
@@ -69,8 +70,6 @@ bool PoolForward(const PoolGeom& g, PoolKind kind, bool count_include_pad, const
                  const NDArray& y);
 bool PoolBackward(const PoolGeom& g, PoolKind kind, bool count_include_pad, const NDArray& dy,
                   const NDArray& x, const NDArray& dx);
-// Number of cached primitives (tests, benchmarks).
-size_t CacheSize();
 }  // namespace onednn
 
 }  // namespace mxnet::ops

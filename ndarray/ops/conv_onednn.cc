@@ -2,14 +2,13 @@
 // backward weights (Convolution, Deconvolution and their gradient helpers all map onto these
 // three), inner product forward / backward, pooling forward / backward.
 //
-// Primitives are cached process-wide by kind, geometry, dtype and thread count (PrimitiveCache;
-// oneDNN splits the work for the thread count at creation, so SetNumThreads must give a new
-// primitive). A cached entry holds the primitive (created with format_tag::any where oneDNN
-// benefits from blocked layouts), the user's plain memory descriptors and the reorders between
-// the two. Entries are immutable after creation and executed with per-thread scratch buffers
-// (reordered arguments, scratchpads), so one entry can run on several threads at once. A
-// configuration oneDNN rejects is cached as "unsupported" and the caller runs the reference
-// kernel.
+// Primitives live in the oneDNN backend's cache (ndarray/backends/onednn: keyed by kind, geometry,
+// dtype and thread count). A cached entry (backends::onednn::Exec) holds the primitive (created
+// with format_tag::any where oneDNN benefits from blocked layouts), the user's plain memory
+// descriptors and the reorders between the two. Entries are immutable after creation and executed
+// with per-thread scratch buffers (reordered arguments, scratchpads), so one entry can run on
+// several threads at once. A configuration oneDNN rejects is cached as "unsupported" and the
+// caller runs the reference kernel.
 //
 // Layout choice for channels-first (NCHW) data: the convolution forward is created from a
 // forward_training descriptor, which selects the blocked (nChw16c) jit kernels whose reorders
@@ -17,201 +16,27 @@
 // (LeNet's 3x3 32->64 conv on 13x13: 6.3 vs 7.7 ms per batch of 128 including reorders; the
 // backward passes use the same blocked layouts). Channels-last data keeps forward_inference,
 // whose brgconv kernels take NHWC without any reorder.
-#include <dnnl.hpp>
-
-#include <cstdlib>
-#include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
-#include "base/threading.h"
 #include "ndarray/kernel_util.h"
 #include "ndarray/ops/conv_kernels.h"
+#include "ndarray/ops/conv_onednn.h"
 
 namespace mxnet::ops::onednn {
 namespace {
 
-using dnnl::memory;
-using dims = memory::dims;
-using dt = memory::data_type;
-using tag = memory::format_tag;
-
-dnnl::engine& Engine() {
-  static dnnl::engine* e = new dnnl::engine(dnnl::engine::kind::cpu, 0);
-  return *e;
-}
-
-dnnl::stream& Stream() {
-  thread_local dnnl::stream s(Engine());
-  return s;
-}
-
-// Per-thread buffers reused across calls: the reordered (blocked) copies of arguments and the
-// scratchpads. A training step runs the same primitives every iteration; allocating and
-// page-faulting fresh multi-megabyte buffers on every call cost as much as a small kernel.
-// Buffers above kMaxKept bytes are allocated per call and freed, so a thread never keeps more
-// than kSlots * kMaxKept.
-class ScratchArena {
- public:
-  static constexpr size_t kSlots = 8;
-  static constexpr size_t kMaxKept = size_t{64} << 20;
-
-  ~ScratchArena() {
-    for (Buf& b : bufs_) std::free(b.p);
-  }
-  // A buffer of at least `bytes` for `slot` (< kSlots), valid until the next Get of that slot
-  // on this thread; nullptr when the caller should allocate (too large).
-  void* Get(size_t slot, size_t bytes) {
-    if (slot >= kSlots || bytes > kMaxKept) return nullptr;
-    Buf& b = bufs_[slot];
-    if (b.size < bytes) {
-      std::free(b.p);
-      const size_t rounded = (bytes + 4095) / 4096 * 4096;
-      b.p = std::aligned_alloc(4096, rounded);
-      if (!b.p) throw std::bad_alloc();
-      b.size = rounded;
-    }
-    return b.p;
-  }
-
- private:
-  struct Buf {
-    void* p = nullptr;
-    size_t size = 0;
-  };
-  Buf bufs_[kSlots];
-};
-
-ScratchArena& Arena() {
-  thread_local ScratchArena a;
-  return a;
-}
-
-// A memory of `md` in the arena's `slot` (or freshly allocated when the arena declines).
-memory ArenaMemory(const memory::desc& md, size_t slot) {
-  void* p = Arena().Get(slot, md.get_size());
-  return p ? memory(md, Engine(), p) : memory(md, Engine());
-}
-
-// A primitive with its arguments' user (plain) and inner (primitive-chosen) layouts.
-struct Exec {
-  struct Arg {
-    int arg;
-    memory::desc user, inner;
-    bool output = false;
-    std::optional<dnnl::reorder> reorder;  // user -> inner (inputs) or inner -> user (outputs)
-    memory::desc reorder_scratchpad;
-  };
-  dnnl::primitive prim;
-  memory::desc scratchpad;
-  memory::desc workspace;  // max pooling (training) only
-  std::vector<Arg> args;
-
-  // Adds an argument; a reorder is created when the layouts differ.
-  void Add(int arg, const memory::desc& user, const memory::desc& inner, bool output) {
-    Arg a{arg, user, inner, output, std::nullopt, {}};
-    if (user != inner) {
-      dnnl::primitive_attr attr;
-      attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-      auto pd = output ? dnnl::reorder::primitive_desc(Engine(), inner, Engine(), user, attr)
-                       : dnnl::reorder::primitive_desc(Engine(), user, Engine(), inner, attr);
-      a.reorder = dnnl::reorder(pd);
-      a.reorder_scratchpad = pd.scratchpad_desc();
-    }
-    args.push_back(std::move(a));
-  }
-
-  // Arena slots: one per argument (its inner copy), then the primitive's scratchpad, then the
-  // reorders' scratchpads (reorders run one at a time, so they share one).
-  static constexpr size_t kReorderScratchSlot = ScratchArena::kSlots - 1;
-
-  // Runs a reorder with its own scratchpad.
-  static void Reorder(dnnl::stream& s, const Arg& a, const memory& from, const memory& to) {
-    std::unordered_map<int, memory> m{{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}};
-    if (a.reorder_scratchpad.get_size() > 0)
-      m.emplace(DNNL_ARG_SCRATCHPAD, ArenaMemory(a.reorder_scratchpad, kReorderScratchSlot));
-    a.reorder->execute(s, m);
-  }
-
-  // Runs the primitive on user buffers given in the order of `args`, plus extra arguments
-  // (workspaces) that need no reorder.
-  void Run(std::initializer_list<const void*> ptrs,
-           std::unordered_map<int, memory> extra = {}) const {
-    dnnl::stream& s = Stream();
-    std::unordered_map<int, memory> m = std::move(extra);
-    std::vector<std::pair<memory, memory>> outs;  // (inner, user) to reorder back
-    auto p = ptrs.begin();
-    size_t slot = 0;
-    for (const Arg& a : args) {
-      memory user(a.user, Engine(), const_cast<void*>(*p++));
-      if (!a.reorder) {
-        m.emplace(a.arg, user);
-        continue;
-      }
-      memory inner = ArenaMemory(a.inner, slot++);
-      if (!a.output)
-        Reorder(s, a, user, inner);
-      else
-        outs.emplace_back(inner, user);
-      m.emplace(a.arg, inner);
-    }
-    if (scratchpad.get_size() > 0) m.emplace(DNNL_ARG_SCRATCHPAD, ArenaMemory(scratchpad, slot));
-    prim.execute(s, m);
-    for (size_t i = 0, j = 0; i < args.size(); ++i) {
-      if (!args[i].output || !args[i].reorder) continue;
-      Reorder(s, args[i], outs[j].first, outs[j].second);
-      ++j;
-    }
-    s.wait();
-  }
-};
-
-class PrimitiveCache {
- public:
-  // The entry for `key` (and the current thread count), made by `make` on first use; nullptr if
-  // oneDNN rejects the config.
-  std::shared_ptr<const Exec> Get(std::string key,
-                                  const std::function<std::shared_ptr<Exec>()>& make) {
-    StrAppend(&key, "/t", GetNumThreads());
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      auto it = map_.find(key);
-      if (it != map_.end()) return it->second;
-    }
-    std::shared_ptr<Exec> e;
-    try {
-      e = make();  // outside the lock: primitive creation can take milliseconds
-    } catch (const dnnl::error&) {
-      e = nullptr;
-    }
-    std::lock_guard<std::mutex> l(mu_);
-    if (map_.size() >= kMaxEntries) map_.clear();
-    return map_.emplace(key, std::move(e)).first->second;
-  }
-  size_t size() {
-    std::lock_guard<std::mutex> l(mu_);
-    return map_.size();
-  }
-
- private:
-  static constexpr size_t kMaxEntries = 4096;
-  std::mutex mu_;
-  std::unordered_map<std::string, std::shared_ptr<const Exec>> map_;
-};
-
-PrimitiveCache& Cache() {
-  static PrimitiveCache* c = new PrimitiveCache();
-  return *c;
-}
-
-dnnl::primitive_attr UserScratchpad() {
-  dnnl::primitive_attr attr;
-  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-  return attr;
-}
+namespace dnn = ::mxnet::backends::onednn;
+using backends::CacheKey;
+using dnn::dims;
+using dnn::dt;
+using dnn::Engine;
+using dnn::Exec;
+using dnn::memory;
+using dnn::tag;
+using dnn::UserScratchpad;
+using Dir = Exec::Dir;
 
 bool AllF32(std::initializer_list<const NDArray*> arrays) {
   for (const NDArray* a : arrays)
@@ -220,70 +45,6 @@ bool AllF32(std::initializer_list<const NDArray*> arrays) {
 }
 
 // ---- Convolution. ----
-
-// Plain descriptor of an (N, C, spatial...) activation in the op's layout.
-memory::desc ActDesc(int64_t N, int64_t C, const std::array<int64_t, 3>& sz, int nd, bool cl) {
-  dims d{N, C}, st(nd + 2);
-  for (int i = 0; i < nd; ++i) d.push_back(sz[i]);
-  int64_t inner = cl ? C : 1;
-  for (int i = nd - 1; i >= 0; --i) {
-    st[2 + i] = inner;
-    inner *= sz[i];
-  }
-  // channels-first: inner is now S; channels-last: S * C
-  int64_t S = 1;
-  for (int i = 0; i < nd; ++i) S *= sz[i];
-  st[1] = cl ? 1 : S;
-  st[0] = C * S;
-  return memory::desc(d, dt::f32, st);
-}
-
-memory::desc AnyDesc(int64_t N, int64_t C, const std::array<int64_t, 3>& sz, int nd) {
-  dims d{N, C};
-  for (int i = 0; i < nd; ++i) d.push_back(sz[i]);
-  return memory::desc(d, dt::f32, tag::any);
-}
-
-// Weight (CY, CX/G, k...) in the op's layout; grouped dims (G, CY/G, CX/G, k...) when G > 1.
-dims WeightDims(const ConvGeom& g) {
-  dims d;
-  if (g.G > 1) d.push_back(g.G);
-  d.push_back(g.CY / g.G);
-  d.push_back(g.CX / g.G);
-  for (int i = 0; i < g.nd; ++i) d.push_back(g.k[i]);
-  return d;
-}
-
-memory::desc WeightDesc(const ConvGeom& g) {
-  const int64_t I = g.CX / g.G;
-  int64_t K = 1;
-  for (int i = 0; i < g.nd; ++i) K *= g.k[i];
-  dims st;
-  const int64_t o_stride = I * K;
-  if (g.G > 1) st.push_back((g.CY / g.G) * o_stride);
-  st.push_back(o_stride);
-  st.push_back(g.channels_last ? 1 : K);
-  std::vector<int64_t> sp(g.nd);
-  int64_t inner = g.channels_last ? I : 1;
-  for (int i = g.nd - 1; i >= 0; --i) {
-    sp[i] = inner;
-    inner *= g.k[i];
-  }
-  for (int64_t v : sp) st.push_back(v);
-  return memory::desc(WeightDims(g), dt::f32, st);
-}
-
-struct ConvDims {
-  dims strides, dilates, pad_l, pad_r;
-  explicit ConvDims(const ConvGeom& g) {
-    for (int i = 0; i < g.nd; ++i) {
-      strides.push_back(g.s[i]);
-      dilates.push_back(g.d[i] - 1);
-      pad_l.push_back(g.p[i]);
-      pad_r.push_back(g.p[i]);  // the output size rounds down, as oneDNN's check does
-    }
-  }
-};
 
 enum class ConvKind { kFwd, kFwdBias, kBwdData, kBwdWeight };
 
@@ -311,10 +72,10 @@ std::shared_ptr<Exec> MakeConv(const ConvGeom& g, ConvKind kind) {
     convolution_forward::primitive_desc pd(desc, attr, Engine());
     e->prim = convolution_forward(pd);
     e->scratchpad = pd.scratchpad_desc();
-    e->Add(DNNL_ARG_SRC, x_user, pd.src_desc(), false);
-    e->Add(DNNL_ARG_WEIGHTS, w_user, pd.weights_desc(), false);
-    if (kind == ConvKind::kFwdBias) e->Add(DNNL_ARG_BIAS, b_md, pd.bias_desc(), false);
-    e->Add(DNNL_ARG_DST, y_user, pd.dst_desc(), true);
+    e->Add(DNNL_ARG_SRC, x_user, pd.src_desc(), Dir::kIn);
+    e->Add(DNNL_ARG_WEIGHTS, w_user, pd.weights_desc(), Dir::kIn);
+    if (kind == ConvKind::kFwdBias) e->Add(DNNL_ARG_BIAS, b_md, pd.bias_desc(), Dir::kIn);
+    e->Add(DNNL_ARG_DST, y_user, pd.dst_desc(), Dir::kOut);
     return e;
   }
   convolution_forward::primitive_desc hint(
@@ -328,9 +89,9 @@ std::shared_ptr<Exec> MakeConv(const ConvGeom& g, ConvKind kind) {
         attr, Engine(), hint);
     e->prim = convolution_backward_data(pd);
     e->scratchpad = pd.scratchpad_desc();
-    e->Add(DNNL_ARG_DIFF_DST, y_user, pd.diff_dst_desc(), false);
-    e->Add(DNNL_ARG_WEIGHTS, w_user, pd.weights_desc(), false);
-    e->Add(DNNL_ARG_DIFF_SRC, x_user, pd.diff_src_desc(), true);
+    e->Add(DNNL_ARG_DIFF_DST, y_user, pd.diff_dst_desc(), Dir::kIn);
+    e->Add(DNNL_ARG_WEIGHTS, w_user, pd.weights_desc(), Dir::kIn);
+    e->Add(DNNL_ARG_DIFF_SRC, x_user, pd.diff_src_desc(), Dir::kOut);
     return e;
   }
   convolution_backward_weights::primitive_desc pd(
@@ -339,15 +100,15 @@ std::shared_ptr<Exec> MakeConv(const ConvGeom& g, ConvKind kind) {
       attr, Engine(), hint);
   e->prim = convolution_backward_weights(pd);
   e->scratchpad = pd.scratchpad_desc();
-  e->Add(DNNL_ARG_DIFF_DST, y_user, pd.diff_dst_desc(), false);
-  e->Add(DNNL_ARG_SRC, x_user, pd.src_desc(), false);
-  e->Add(DNNL_ARG_DIFF_WEIGHTS, w_user, pd.diff_weights_desc(), true);
+  e->Add(DNNL_ARG_DIFF_DST, y_user, pd.diff_dst_desc(), Dir::kIn);
+  e->Add(DNNL_ARG_SRC, x_user, pd.src_desc(), Dir::kIn);
+  e->Add(DNNL_ARG_DIFF_WEIGHTS, w_user, pd.diff_weights_desc(), Dir::kOut);
   return e;
 }
 
 std::shared_ptr<const Exec> GetConv(const ConvGeom& g, ConvKind kind) {
-  return Cache().Get(StrCat("conv", static_cast<int>(kind), ":f32:", g.Key()),
-                     [&] { return MakeConv(g, kind); });
+  return dnn::GetOrNull<Exec>(WithGeom(CacheKey("conv")(kind, DType::kFloat32), g),
+                              [&] { return MakeConv(g, kind); });
 }
 
 // x[n, c, ...] += bias[c] over an activation in the op's layout.
@@ -387,10 +148,10 @@ std::shared_ptr<Exec> MakeFc(int64_t M, int64_t K, int64_t H, FcKind kind) {
     inner_product_forward::primitive_desc pd(desc, attr, Engine());
     e->prim = inner_product_forward(pd);
     e->scratchpad = pd.scratchpad_desc();
-    e->Add(DNNL_ARG_SRC, x_md, pd.src_desc(), false);
-    e->Add(DNNL_ARG_WEIGHTS, w_md, pd.weights_desc(), false);
-    if (kind == FcKind::kFwdBias) e->Add(DNNL_ARG_BIAS, b_md, pd.bias_desc(), false);
-    e->Add(DNNL_ARG_DST, y_md, pd.dst_desc(), true);
+    e->Add(DNNL_ARG_SRC, x_md, pd.src_desc(), Dir::kIn);
+    e->Add(DNNL_ARG_WEIGHTS, w_md, pd.weights_desc(), Dir::kIn);
+    if (kind == FcKind::kFwdBias) e->Add(DNNL_ARG_BIAS, b_md, pd.bias_desc(), Dir::kIn);
+    e->Add(DNNL_ARG_DST, y_md, pd.dst_desc(), Dir::kOut);
     return e;
   }
   inner_product_forward::primitive_desc hint(
@@ -400,24 +161,24 @@ std::shared_ptr<Exec> MakeFc(int64_t M, int64_t K, int64_t H, FcKind kind) {
         inner_product_backward_data::desc(x_md, w_md, y_md), attr, Engine(), hint);
     e->prim = inner_product_backward_data(pd);
     e->scratchpad = pd.scratchpad_desc();
-    e->Add(DNNL_ARG_DIFF_DST, y_md, pd.diff_dst_desc(), false);
-    e->Add(DNNL_ARG_WEIGHTS, w_md, pd.weights_desc(), false);
-    e->Add(DNNL_ARG_DIFF_SRC, x_md, pd.diff_src_desc(), true);
+    e->Add(DNNL_ARG_DIFF_DST, y_md, pd.diff_dst_desc(), Dir::kIn);
+    e->Add(DNNL_ARG_WEIGHTS, w_md, pd.weights_desc(), Dir::kIn);
+    e->Add(DNNL_ARG_DIFF_SRC, x_md, pd.diff_src_desc(), Dir::kOut);
     return e;
   }
   inner_product_backward_weights::primitive_desc pd(
       inner_product_backward_weights::desc(x_md, w_md, y_md), attr, Engine(), hint);
   e->prim = inner_product_backward_weights(pd);
   e->scratchpad = pd.scratchpad_desc();
-  e->Add(DNNL_ARG_DIFF_DST, y_md, pd.diff_dst_desc(), false);
-  e->Add(DNNL_ARG_SRC, x_md, pd.src_desc(), false);
-  e->Add(DNNL_ARG_DIFF_WEIGHTS, w_md, pd.diff_weights_desc(), true);
+  e->Add(DNNL_ARG_DIFF_DST, y_md, pd.diff_dst_desc(), Dir::kIn);
+  e->Add(DNNL_ARG_SRC, x_md, pd.src_desc(), Dir::kIn);
+  e->Add(DNNL_ARG_DIFF_WEIGHTS, w_md, pd.diff_weights_desc(), Dir::kOut);
   return e;
 }
 
 std::shared_ptr<const Exec> GetFc(int64_t M, int64_t K, int64_t H, FcKind kind) {
-  return Cache().Get(StrCat("fc", static_cast<int>(kind), ":f32:", M, ",", K, ",", H),
-                     [&] { return MakeFc(M, K, H, kind); });
+  return dnn::GetOrNull<Exec>(CacheKey("fc")(kind, DType::kFloat32, M, K, H),
+                              [&] { return MakeFc(M, K, H, kind); });
 }
 
 // ---- Pooling. ----
@@ -471,8 +232,8 @@ std::shared_ptr<Exec> MakePool(const PoolGeom& g, dnnl::algorithm alg, bool back
   if (!backward) {
     e->prim = pooling_forward(fpd);
     e->scratchpad = fpd.scratchpad_desc();
-    e->Add(DNNL_ARG_SRC, x_md, fpd.src_desc(), false);
-    e->Add(DNNL_ARG_DST, y_md, fpd.dst_desc(), true);
+    e->Add(DNNL_ARG_SRC, x_md, fpd.src_desc(), Dir::kIn);
+    e->Add(DNNL_ARG_DST, y_md, fpd.dst_desc(), Dir::kOut);
     return e;
   }
   pooling_backward::primitive_desc bpd(
@@ -481,8 +242,8 @@ std::shared_ptr<Exec> MakePool(const PoolGeom& g, dnnl::algorithm alg, bool back
       attr, Engine(), fpd);
   e->prim = pooling_backward(bpd);
   e->scratchpad = bpd.scratchpad_desc();
-  e->Add(DNNL_ARG_DIFF_DST, y_md, bpd.diff_dst_desc(), false);
-  e->Add(DNNL_ARG_DIFF_SRC, x_md, bpd.diff_src_desc(), true);
+  e->Add(DNNL_ARG_DIFF_DST, y_md, bpd.diff_dst_desc(), Dir::kIn);
+  e->Add(DNNL_ARG_DIFF_SRC, x_md, bpd.diff_src_desc(), Dir::kOut);
   return e;
 }
 
@@ -499,8 +260,8 @@ std::shared_ptr<Exec> MakePoolTrain(const PoolGeom& g, dnnl::algorithm alg) {
   auto e = std::make_shared<Exec>();
   e->prim = pooling_forward(fpd);
   e->scratchpad = fpd.scratchpad_desc();
-  e->Add(DNNL_ARG_SRC, x_md, fpd.src_desc(), false);
-  e->Add(DNNL_ARG_DST, y_md, fpd.dst_desc(), true);
+  e->Add(DNNL_ARG_SRC, x_md, fpd.src_desc(), Dir::kIn);
+  e->Add(DNNL_ARG_DST, y_md, fpd.dst_desc(), Dir::kOut);
   e->workspace = fpd.workspace_desc();
   return e;
 }
@@ -590,8 +351,8 @@ bool PoolForward(const PoolGeom& g, PoolKind kind, bool count_include_pad, const
   if (!AllF32({&x, &y}) || x.size() == 0) return false;
   auto alg = PoolAlgorithm(g, kind, count_include_pad);
   if (!alg) return false;
-  auto e = Cache().Get(StrCat("pool", static_cast<int>(*alg), ":f32:", g.Key()),
-                       [&] { return MakePool(g, *alg, false); });
+  auto e = dnn::GetOrNull<Exec>(WithGeom(CacheKey("pool")(*alg, DType::kFloat32), g),
+                                [&] { return MakePool(g, *alg, false); });
   if (!e) return false;
   e->Run({x.data_ptr(), y.data_ptr()});
   if (kind == PoolKind::kSum) Scale(y, static_cast<float>(KernelVolume(g)));
@@ -603,8 +364,8 @@ bool PoolBackward(const PoolGeom& g, PoolKind kind, bool count_include_pad, cons
   if (!AllF32({&dy, &x, &dx}) || x.size() == 0) return false;
   auto alg = PoolAlgorithm(g, kind, count_include_pad);
   if (!alg) return false;
-  std::string key = StrCat(static_cast<int>(*alg), ":f32:", g.Key());
-  auto bwd = Cache().Get("poolbwd" + key, [&] { return MakePool(g, *alg, true); });
+  auto bwd = dnn::GetOrNull<Exec>(WithGeom(CacheKey("poolbwd")(*alg, DType::kFloat32), g),
+                                  [&] { return MakePool(g, *alg, true); });
   if (!bwd) return false;
   if (*alg != dnnl::algorithm::pooling_max) {
     bwd->Run({dy.data_ptr(), dx.data_ptr()});
@@ -612,7 +373,8 @@ bool PoolBackward(const PoolGeom& g, PoolKind kind, bool count_include_pad, cons
     return true;
   }
   // Max: the forward pass in training mode records the argmax positions in a workspace.
-  auto fwd = Cache().Get("pooltrain" + key, [&] { return MakePoolTrain(g, *alg); });
+  auto fwd = dnn::GetOrNull<Exec>(WithGeom(CacheKey("pooltrain")(*alg, DType::kFloat32), g),
+                                  [&] { return MakePoolTrain(g, *alg); });
   if (!fwd) return false;
   memory ws(fwd->workspace, Engine());
   std::vector<float> y_tmp(dy.size());
@@ -620,7 +382,5 @@ bool PoolBackward(const PoolGeom& g, PoolKind kind, bool count_include_pad, cons
   bwd->Run({dy.data_ptr(), dx.data_ptr()}, {{DNNL_ARG_WORKSPACE, ws}});
   return true;
 }
-
-size_t CacheSize() { return Cache().size(); }
 
 }  // namespace mxnet::ops::onednn

@@ -242,6 +242,12 @@ struct ConvGeom {
   Shape WShape() const;  // (CY, CX/G, k...) or channels-last (CY, k..., CX/G)
   int64_t DilatedKernel(int i) const { return (k[i] - 1) * d[i] + 1; }
   std::string Key() const;  // for primitive caches
+  // Appends the geometry to a primitive cache key (backends::CacheKey).
+  template <typename CacheKey>
+  void AppendTo(CacheKey& key) const {
+    key(nd, channels_last, N, CX, CY, G);
+    for (int i = 0; i < nd; ++i) key(xs[i], ys[i], k[i], s[i], d[i], p[i]);
+  }
 };
 
 // Output size of Convolution along spatial dim i for input size `in` (known). Throws naming op,
@@ -271,6 +277,12 @@ struct PoolGeom {
   Shape InShape() const;
   Shape OutShape() const;
   std::string Key() const;
+  // Appends the geometry to a primitive cache key (backends::CacheKey).
+  template <typename CacheKey>
+  void AppendTo(CacheKey& key) const {
+    key(nd, channels_last, N, C);
+    for (int i = 0; i < nd; ++i) key(in[i], out[i], k[i], s[i], p[i]);
+  }
 };
 
 // Kinds of pooling (from pool_type).

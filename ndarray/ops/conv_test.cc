@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "ndarray/backends/backend.h"
 #include "ndarray/grad.h"
 #include "ndarray/ops/conv_api.h"
 #include "ndarray/ops/conv_kernels.h"
@@ -19,6 +20,10 @@ namespace mxnet::testing {
 namespace {
 
 using nlohmann::json;
+
+// Primitives in the oneDNN backend's cache.
+size_t OneDnnPrimitives() { return backends::FindBackend("onednn")->stats().primitives.entries; }
+
 constexpr KernelKey kRef{DeviceType::kCPU, Backend::kReference};
 constexpr KernelKey kOpt{DeviceType::kCPU, Backend::kOptimized};
 
@@ -440,9 +445,9 @@ void ExpectBackendsAgree(std::string_view op_name, const AttrDict& attrs, std::v
   const auto& opt = *std::find_if(op.kernels.begin(), op.kernels.end(),
                                   [](const Op::KernelEntry& e) { return e.key == kOpt; });
   ASSERT_TRUE(!opt.supports || opt.supports(OpAttrs::Parse(op, attrs), in));
-  size_t before = ops::onednn::CacheSize();
+  size_t before = OneDnnPrimitives();
   NDArray got = RunWithKernel(c, kOpt, in)[0];
-  EXPECT_GT(ops::onednn::CacheSize(), before) << "the oneDNN primitive was not created";
+  EXPECT_GT(OneDnnPrimitives(), before) << "the oneDNN primitive was not created";
   EXPECT_TRUE(AllClose(got, RunWithKernel(c, kRef, in)[0], rtol, atol));
 }
 
@@ -566,6 +571,65 @@ TEST(ConvOneDnn, PrimitiveCacheIsThreadSafe) {
   }
   for (auto& th : threads) th.join();
   EXPECT_EQ(failures.load(), 0);
+}
+
+// backends::ReleaseCaches() drops the oneDNN backend's primitives, constant operands and scratch
+// buffers; the kernels then recreate them and give bit-identical results.
+TEST(ConvOneDnn, ReleaseCachesFreesAndKernelsRecreate) {
+  const AttrDict conv{{"kernel", "(3, 3)"}, {"num_filter", "16"}, {"pad", "(1, 1)"}};
+  const AttrDict pool{{"kernel", "(2, 2)"}, {"stride", "(2, 2)"}};
+  AttrDict fused = conv;
+  fused.insert({{"const_weight", "True"}, {"act_type", "relu"}, {"with_sum", "True"}});
+  NDArray x = RandomArray({2, 16, 8, 8}, -1, 1, 40, DType::kFloat32);
+  std::vector<std::pair<OpTestCase, std::vector<NDArray>>> cases;
+  auto add = [&](std::string op, AttrDict attrs, std::vector<NDArray> in) {
+    cases.push_back({OpTestCase{.op = std::move(op), .attrs = std::move(attrs)}, std::move(in)});
+  };
+  NDArray w = RandomArray({16, 16, 3, 3}, -1, 1, 41, DType::kFloat32);
+  NDArray b = RandomArray({16}, -1, 1, 42, DType::kFloat32);
+  add("Convolution", conv, {x, w, b});
+  add("_backward_Convolution_weight", conv,
+      {RandomArray({2, 16, 8, 8}, -1, 1, 43, DType::kFloat32), x});
+  add("FullyConnected", {{"num_hidden", "10"}},
+      {x, RandomArray({10, 1024}, -1, 1, 44, DType::kFloat32),
+       RandomArray({10}, -1, 1, 45, DType::kFloat32)});
+  NDArray y = nd::Pooling(x, {.kernel = {2, 2}, .stride = {2, 2}});
+  add("_backward_Pooling", pool, {RandomArray({2, 16, 4, 4}, -1, 1, 46, DType::kFloat32), x, y});
+  const AttrDict avg{
+      {"kernel", "(3, 3)"}, {"stride", "(2, 2)"}, {"pad", "(1, 1)"}, {"pool_type", "avg"}};
+  add("_backward_Pooling", avg,
+      {RandomArray({2, 16, 4, 4}, -1, 1, 48, DType::kFloat32), x,
+       nd::Pooling(x, {.kernel = {3, 3}, .pool_type = "avg", .stride = {2, 2}, .pad = {1, 1}})});
+  add("_sg_onednn_conv", fused, {x, w, b, RandomArray({2, 16, 8, 8}, -1, 1, 47, DType::kFloat32)});
+  auto run_all = [&] {
+    std::vector<std::vector<float>> outs;
+    for (auto& [c, in] : cases) outs.push_back(RunWithKernel(c, kOpt, in)[0].ToVector<float>());
+    return outs;
+  };
+  const std::vector<std::vector<float>> first = run_all();
+  const backends::BackendTable* onednn = backends::FindBackend("onednn");
+  ASSERT_NE(onednn, nullptr);
+  backends::BackendStats s = onednn->stats();
+  // At least conv, its weight gradient, FC, avg-pool backward and the fused conv (this max-pool
+  // backward runs its own loop).
+  EXPECT_GE(s.primitives.entries, 5u);
+  EXPECT_GT(s.constants, 0u) << "the fused conv's constant weight was not kept reordered";
+  EXPECT_GT(s.scratch_bytes, 0u);
+
+  backends::ReleaseCaches();
+  s = onednn->stats();
+  EXPECT_EQ(s.primitives.entries, 0u);
+  EXPECT_EQ(s.constants, 0u);
+  EXPECT_EQ(s.scratch_bytes, 0u);
+  EXPECT_EQ(s.scratch_buffers, 0u);
+
+  EXPECT_EQ(run_all(), first);  // the same primitives, recreated
+  for (auto& [c, in] : cases) {
+    if (c.op == "_sg_onednn_conv") continue;  // its reference needs //ndarray/ops:nn (all_ops_test)
+    SCOPED_TRACE(c.op);
+    EXPECT_TRUE(AllClose(RunWithKernel(c, kOpt, in)[0], RunWithKernel(c, kRef, in)[0], 1e-4, 1e-4));
+  }
+  EXPECT_GE(onednn->stats().primitives.entries, 5u);
 }
 
 // ---- Gradients compose: second order through the helper ops. ----
