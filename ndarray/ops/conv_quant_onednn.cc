@@ -5,14 +5,11 @@
 // and weights into them and the output back (the weights are not kept reordered between calls).
 // Without VNNI oneDNN's int8 kernels saturate: those calls take the exact weight-split path of
 // conv_quant_exact.h.
-#include <dnnl.hpp>
-
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "base/strings.h"
+#include "ndarray/backends/onednn/onednn.h"
 #include "ndarray/ops/conv_quant_exact.h"
 #include "ndarray/ops/conv_quant_kernels.h"
 
@@ -23,10 +20,10 @@ using dnnl::memory;
 using dt = memory::data_type;
 using tag = memory::format_tag;
 
-dnnl::engine& QEngine() {
-  static dnnl::engine* e = new dnnl::engine(dnnl::engine::kind::cpu, 0);
-  return *e;
-}
+namespace dnn = ::mxnet::backends::onednn;
+
+// The oneDNN backend's engine.
+dnnl::engine& QEngine() { return dnn::Engine(); }
 
 struct QConvEntry {
   dnnl::convolution_forward prim;
@@ -74,30 +71,18 @@ std::shared_ptr<const QConvEntry> MakeEntry(const ConvGeom& g, dt src_dt, bool h
   return e;
 }
 
+// From the backend's cache; unsupported configurations are cached as such (nullptr: the caller
+// runs the reference kernel).
 std::shared_ptr<const QConvEntry> GetEntry(const ConvGeom& g, dt src_dt, bool has_bias) {
-  static std::mutex mu;
-  static auto* cache = new std::map<std::string, std::shared_ptr<const QConvEntry>>();
-  const std::string key = StrCat(g.Key(), ":", static_cast<int>(src_dt), ":", has_bias);
-  std::lock_guard<std::mutex> lock(mu);
-  auto it = cache->find(key);
-  if (it != cache->end()) return it->second;
-  std::shared_ptr<const QConvEntry> e;
-  try {
-    e = MakeEntry(g, src_dt, has_bias);
-  } catch (const dnnl::error&) {
-    e = nullptr;  // unsupported: cached as such, the caller runs the reference kernel
-  }
-  (*cache)[key] = e;
-  return e;
+  backends::CacheKey key("qconv");
+  key(src_dt, has_bias);
+  g.AppendTo(key);
+  return dnn::GetOrNull<QConvEntry>(std::move(key), [&] { return MakeEntry(g, src_dt, has_bias); });
 }
 
 // `user` as a memory in `want`'s layout (reordered into a new buffer when they differ).
 memory Prepare(dnnl::stream& st, const memory::desc& user_md, void* ptr, const memory::desc& want) {
-  memory user(user_md, QEngine(), ptr);
-  if (user_md == want) return user;
-  memory m(want, QEngine());
-  dnnl::reorder(user, m).execute(st, user, m);
-  return m;
+  return dnn::Reordered(st, user_md, ptr, want);
 }
 
 }  // namespace
@@ -111,15 +96,15 @@ bool QuantizedConvForward(const ConvGeom& g, const NDArray& x, const NDArray& w,
   if (!quant_exact::Int8KernelIsExact(e->impl) &&
       !(src_dt == dt::u8 && quant_exact::WeightsPairSafe(w.data<int8_t>(), w.size())))
     return QuantizedConvForwardSplit(g, x, w, bias, y);
-  thread_local dnnl::stream st(QEngine());
+  dnnl::stream& st = dnn::Stream();
   memory src = Prepare(st, e->user_src, x.data_ptr(), e->src);
   memory wei = Prepare(st, e->user_wei, w.data_ptr(), e->wei);
   memory user_dst(e->user_dst, QEngine(), y.data_ptr());
   memory dst = e->dst == e->user_dst ? user_dst : memory(e->dst, QEngine());
   std::unordered_map<int, memory> args{
       {DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
-  memory scratch(e->scratch, QEngine());
-  args.emplace(DNNL_ARG_SCRATCHPAD, scratch);
+  dnn::Scratch pool;
+  args.emplace(DNNL_ARG_SCRATCHPAD, pool.Memory(e->scratch));
   std::vector<float> b;
   if (bias) {
     const int8_t* bp = bias->data<int8_t>();
