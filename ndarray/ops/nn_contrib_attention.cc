@@ -21,14 +21,10 @@
 // MXNet does not check the attention map's shape against the projections (a wrong one reads out
 // of bounds); ours is a shape inference error.
 #include <cmath>
-#include <cstring>
 #include <memory>
-#include <mutex>
-#include <unordered_map>
 #include <vector>
 
-#include <dnnl.hpp>
-
+#include "ndarray/backends/onednn/onednn.h"
 #include "ndarray/grad.h"
 #include "ndarray/ops/nn_contrib_params.h"
 #include "ndarray/ops/nn_util.h"
@@ -75,66 +71,21 @@ void GemmRef(const T* A, const T* B, T* C, const Gemm& g) {
 }
 
 // ---- oneDNN strided matmul (float32), primitives cached by geometry. ----
-struct GemmKey {
-  std::vector<int64_t> v;  // dims, strides and the alpha bits
-  bool operator==(const GemmKey& o) const { return v == o.v; }
-};
-struct GemmKeyHash {
-  size_t operator()(const GemmKey& k) const {
-    size_t h = 0;
-    for (int64_t x : k.v) h = h * 1000003u ^ std::hash<int64_t>()(x);
-    return h;
-  }
-};
-GemmKey KeyOf(const Gemm& g) {
-  const float a = static_cast<float>(g.alpha);
-  int32_t bits;
-  std::memcpy(&bits, &a, sizeof bits);
-  return {{g.batch, g.M, g.N, g.K, g.a.sb, g.a.sr, g.a.sc, g.b.sb, g.b.sr, g.b.sc, g.c.sb, g.c.sr,
-           g.c.sc, bits}};
-}
-
-const dnnl::engine& Engine() {
-  static const dnnl::engine* eng = new dnnl::engine(dnnl::engine::kind::cpu, 0);
-  return *eng;
-}
-
-struct GemmPrim {
-  dnnl::matmul prim;
-  dnnl::memory::desc a, b, c;
-};
-
-std::shared_ptr<const GemmPrim> CreatePrim(const Gemm& g) {
-  using dims = dnnl::memory::dims;
-  using dt = dnnl::memory::data_type;
-  dnnl::memory::desc a({g.batch, g.M, g.K}, dt::f32, dims{g.a.sb, g.a.sr, g.a.sc});
-  dnnl::memory::desc b({g.batch, g.K, g.N}, dt::f32, dims{g.b.sb, g.b.sr, g.b.sc});
-  dnnl::memory::desc c({g.batch, g.M, g.N}, dt::f32, dims{g.c.sb, g.c.sr, g.c.sc});
-  dnnl::primitive_attr attr;
-  if (g.alpha != 1) attr.set_output_scales(0, {static_cast<float>(g.alpha)});
-  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), attr, Engine());
-  return std::make_shared<const GemmPrim>(GemmPrim{dnnl::matmul(pd), a, b, c});
-}
+namespace dnn = ::mxnet::backends::onednn;
 
 // nullptr when oneDNN has no implementation for the geometry (the caller loops instead).
-std::shared_ptr<const GemmPrim> CachedPrim(const Gemm& g) {
-  static std::mutex* mu = new std::mutex;
-  static auto* cache =
-      new std::unordered_map<GemmKey, std::shared_ptr<const GemmPrim>, GemmKeyHash>;
-  const GemmKey k = KeyOf(g);
-  {
-    std::lock_guard<std::mutex> l(*mu);
-    auto it = cache->find(k);
-    if (it != cache->end()) return it->second;
-  }
-  std::shared_ptr<const GemmPrim> p;  // created outside the lock: creation can take a while
-  try {
-    p = CreatePrim(g);
-  } catch (const dnnl::error&) {
-  }
-  std::lock_guard<std::mutex> l(*mu);
-  if (cache->size() >= 256) cache->clear();
-  return cache->emplace(k, p).first->second;
+std::shared_ptr<const dnn::Exec> CachedPrim(const Gemm& g) {
+  const float alpha = static_cast<float>(g.alpha);
+  backends::CacheKey key("strided_matmul");
+  key(g.batch, g.M, g.N, g.K, g.a.sb, g.a.sr, g.a.sc, g.b.sb, g.b.sr, g.b.sc, g.c.sb, g.c.sr,
+      g.c.sc, alpha);
+  return dnn::GetOrNull<dnn::Exec>(key, [&] {
+    using dims = dnn::dims;
+    return dnn::MakeMatmul({{g.batch, g.M, g.K}, dnn::dt::f32, dims{g.a.sb, g.a.sr, g.a.sc}},
+                           {{g.batch, g.K, g.N}, dnn::dt::f32, dims{g.b.sb, g.b.sr, g.b.sc}},
+                           {{g.batch, g.M, g.N}, dnn::dt::f32, dims{g.c.sb, g.c.sr, g.c.sc}},
+                           alpha);
+  });
 }
 
 // False when oneDNN cannot run this geometry.
@@ -142,13 +93,7 @@ bool GemmOneDnn(const float* A, const float* B, float* C, const Gemm& g, std::st
   auto e = CachedPrim(g);
   if (!e) return false;
   try {
-    const dnnl::engine& eng = Engine();
-    thread_local dnnl::stream stream(eng);
-    dnnl::memory ma(e->a, eng, const_cast<float*>(A + g.a.off));
-    dnnl::memory mb(e->b, eng, const_cast<float*>(B + g.b.off));
-    dnnl::memory mc(e->c, eng, C + g.c.off);
-    e->prim.execute(stream, {{DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}});
-    stream.wait();
+    e->Run({A + g.a.off, B + g.b.off, C + g.c.off});
   } catch (const dnnl::error& err) {
     MX_THROW(absl::StatusCode::kInternal, op, ": oneDNN matmul failed (", err.what(), ")");
   }

@@ -1,87 +1,35 @@
 #include "ndarray/ops/nn_onednn.h"
 
-#include <dnnl.hpp>
-
 #include <memory>
-#include <mutex>
-#include <string>
-#include <unordered_map>
-#include <vector>
+#include <utility>
 
 #include "base/error.h"
-#include "base/strings.h"
+#include "ndarray/backends/onednn/onednn.h"
 
 namespace mxnet::ops::nn::onednn {
 namespace {
 
-using dnnl::memory;
-using tag = memory::format_tag;
-using dt = memory::data_type;
+namespace dnn = ::mxnet::backends::onednn;
+using backends::CacheKey;
+using dnn::dt;
+using dnn::Engine;
+using dnn::memory;
+using dnn::tag;
+using dnn::UserScratchpad;
 
-dnnl::engine& Engine() {
-  static auto* e = new dnnl::engine(dnnl::engine::kind::cpu, 0);
-  return *e;
+// A cached primitive (no argument layouts: callers pass memories in the primitive's layouts).
+template <typename Make>
+std::shared_ptr<const dnn::Exec> GetPrimitive(const CacheKey& key, Make make) {
+  return dnn::Get<dnn::Exec>(key, [&] {
+    auto [prim, scratchpad] = make();
+    auto e = std::make_shared<dnn::Exec>();
+    e->prim = std::move(prim);
+    e->scratchpad = scratchpad;
+    return e;
+  });
 }
 
-// A cached primitive with its descriptor (for scratchpad sizes).
-struct Entry {
-  dnnl::primitive prim;
-  memory::desc scratchpad;
-};
-
-class Cache {
- public:
-  // The entry for `key`, created by `make` on first use.
-  template <typename Make>
-  std::shared_ptr<const Entry> Get(const std::string& key, Make make) {
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      auto it = map_.find(key);
-      if (it != map_.end()) return it->second;
-    }
-    // Created outside the lock (primitive creation can take a while); a racing creator's entry
-    // is equivalent, the first one stored wins.
-    auto e = std::make_shared<const Entry>(make());
-    std::lock_guard<std::mutex> l(mu_);
-    // Bounded: a workload cycling through very many shapes starts over rather than growing
-    // without limit (entries in use stay alive through their shared_ptr).
-    if (map_.size() >= kMaxEntries) map_.clear();
-    return map_.emplace(key, std::move(e)).first->second;
-  }
-  int64_t Size() {
-    std::lock_guard<std::mutex> l(mu_);
-    return static_cast<int64_t>(map_.size());
-  }
-
- private:
-  static constexpr size_t kMaxEntries = 4096;
-  std::mutex mu_;
-  std::unordered_map<std::string, std::shared_ptr<const Entry>> map_;
-};
-
-Cache& GlobalCache() {
-  static auto* c = new Cache();
-  return *c;
-}
-
-dnnl::primitive_attr UserScratchpad() {
-  dnnl::primitive_attr a;
-  a.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-  return a;
-}
-
-memory Mem(const memory::desc& d, const void* p) {
-  return memory(d, Engine(), const_cast<void*>(p));
-}
-
-// Runs `e` with `args` plus a scratchpad allocated for this call.
-void Execute(const Entry& e, std::unordered_map<int, memory> args) {
-  std::vector<uint8_t> scratch(e.scratchpad.get_size());
-  args.emplace(DNNL_ARG_SCRATCHPAD, memory(e.scratchpad, Engine(), scratch.data()));
-  dnnl::stream s(Engine());
-  e.prim.execute(s, args);
-  s.wait();
-}
+memory Mem(const memory::desc& d, const void* p) { return dnn::Wrap(d, p); }
 
 // Runs fn, turning oneDNN errors into mxnet::Error naming the primitive.
 template <typename F>
@@ -111,21 +59,21 @@ void BatchNormForward(const float* x, float* y, const float* scale, const float*
     memory::desc d = DescBN(rows, c);
     auto flags = dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
     if (!training) flags = flags | dnnl::normalization_flags::use_global_stats;
-    std::string key = StrCat("bn_fwd:", rows, ",", c, ":", eps, ":", training);
-    auto e = GlobalCache().Get(key, [&] {
+    const CacheKey key = CacheKey("bn_fwd")(rows, c, eps, training);
+    auto e = GetPrimitive(key, [&] {
       dnnl::batch_normalization_forward::desc desc(
           training ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference, d, eps,
           flags);
       dnnl::batch_normalization_forward::primitive_desc pd(desc, UserScratchpad(), Engine());
-      return Entry{dnnl::batch_normalization_forward(pd), pd.scratchpad_desc()};
+      return std::pair{dnnl::batch_normalization_forward(pd), pd.scratchpad_desc()};
     });
     memory::desc s = Desc1(c);
-    Execute(*e, {{DNNL_ARG_SRC, Mem(d, x)},
-                 {DNNL_ARG_DST, Mem(d, y)},
-                 {DNNL_ARG_SCALE, Mem(s, scale)},
-                 {DNNL_ARG_SHIFT, Mem(s, shift)},
-                 {DNNL_ARG_MEAN, Mem(s, mean)},
-                 {DNNL_ARG_VARIANCE, Mem(s, var)}});
+    e->RunArgs({{DNNL_ARG_SRC, Mem(d, x)},
+                {DNNL_ARG_DST, Mem(d, y)},
+                {DNNL_ARG_SCALE, Mem(s, scale)},
+                {DNNL_ARG_SHIFT, Mem(s, shift)},
+                {DNNL_ARG_MEAN, Mem(s, mean)},
+                {DNNL_ARG_VARIANCE, Mem(s, var)}});
   });
 }
 
@@ -136,26 +84,26 @@ void BatchNormBackward(const float* x, const float* dy, const float* scale, cons
     memory::desc d = DescBN(rows, c);
     auto flags = dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
     if (global_stats) flags = flags | dnnl::normalization_flags::use_global_stats;
-    std::string key = StrCat("bn_bwd:", rows, ",", c, ":", eps, ":", global_stats);
-    auto e = GlobalCache().Get(key, [&] {
+    const CacheKey key = CacheKey("bn_bwd")(rows, c, eps, global_stats);
+    auto e = GetPrimitive(key, [&] {
       dnnl::batch_normalization_forward::desc fdesc(dnnl::prop_kind::forward_training, d, eps,
                                                     flags);
       dnnl::batch_normalization_forward::primitive_desc fpd(fdesc, Engine());
       dnnl::batch_normalization_backward::desc desc(dnnl::prop_kind::backward, d, d, eps, flags);
       dnnl::batch_normalization_backward::primitive_desc pd(desc, UserScratchpad(), Engine(), fpd);
-      return Entry{dnnl::batch_normalization_backward(pd), pd.scratchpad_desc()};
+      return std::pair{dnnl::batch_normalization_backward(pd), pd.scratchpad_desc()};
     });
     memory::desc s = Desc1(c);
     std::vector<float> shift(c, 0.f);  // unused by the math, but oneDNN 2.6 requires the argument
-    Execute(*e, {{DNNL_ARG_SRC, Mem(d, x)},
-                 {DNNL_ARG_DIFF_DST, Mem(d, dy)},
-                 {DNNL_ARG_SCALE, Mem(s, scale)},
-                 {DNNL_ARG_SHIFT, Mem(s, shift.data())},
-                 {DNNL_ARG_MEAN, Mem(s, mean)},
-                 {DNNL_ARG_VARIANCE, Mem(s, var)},
-                 {DNNL_ARG_DIFF_SRC, Mem(d, dx)},
-                 {DNNL_ARG_DIFF_SCALE, Mem(s, dscale)},
-                 {DNNL_ARG_DIFF_SHIFT, Mem(s, dshift)}});
+    e->RunArgs({{DNNL_ARG_SRC, Mem(d, x)},
+                {DNNL_ARG_DIFF_DST, Mem(d, dy)},
+                {DNNL_ARG_SCALE, Mem(s, scale)},
+                {DNNL_ARG_SHIFT, Mem(s, shift.data())},
+                {DNNL_ARG_MEAN, Mem(s, mean)},
+                {DNNL_ARG_VARIANCE, Mem(s, var)},
+                {DNNL_ARG_DIFF_SRC, Mem(d, dx)},
+                {DNNL_ARG_DIFF_SCALE, Mem(s, dscale)},
+                {DNNL_ARG_DIFF_SHIFT, Mem(s, dshift)}});
   });
 }
 
@@ -165,20 +113,20 @@ void LayerNormForward(const float* x, float* y, const float* scale, const float*
     memory::desc d = Desc2(rows, c);
     memory::desc st = Desc1(rows);
     auto flags = dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
-    std::string key = StrCat("ln_fwd:", rows, ",", c, ":", eps);
-    auto e = GlobalCache().Get(key, [&] {
+    const CacheKey key = CacheKey("ln_fwd")(rows, c, eps);
+    auto e = GetPrimitive(key, [&] {
       dnnl::layer_normalization_forward::desc desc(dnnl::prop_kind::forward_training, d, st, eps,
                                                    flags);
       dnnl::layer_normalization_forward::primitive_desc pd(desc, UserScratchpad(), Engine());
-      return Entry{dnnl::layer_normalization_forward(pd), pd.scratchpad_desc()};
+      return std::pair{dnnl::layer_normalization_forward(pd), pd.scratchpad_desc()};
     });
     memory::desc s = Desc1(c);
-    Execute(*e, {{DNNL_ARG_SRC, Mem(d, x)},
-                 {DNNL_ARG_DST, Mem(d, y)},
-                 {DNNL_ARG_SCALE, Mem(s, scale)},
-                 {DNNL_ARG_SHIFT, Mem(s, shift)},
-                 {DNNL_ARG_MEAN, Mem(st, mean)},
-                 {DNNL_ARG_VARIANCE, Mem(st, var)}});
+    e->RunArgs({{DNNL_ARG_SRC, Mem(d, x)},
+                {DNNL_ARG_DST, Mem(d, y)},
+                {DNNL_ARG_SCALE, Mem(s, scale)},
+                {DNNL_ARG_SHIFT, Mem(s, shift)},
+                {DNNL_ARG_MEAN, Mem(st, mean)},
+                {DNNL_ARG_VARIANCE, Mem(st, var)}});
   });
 }
 
@@ -210,31 +158,29 @@ void EltwiseForward(Eltwise alg, float alpha, const float* x, float* y, int64_t 
         break;
     }
     memory::desc d = Desc1(n);
-    std::string key = StrCat("eltwise:", static_cast<int>(alg), ":", alpha, ":", n);
-    auto e = GlobalCache().Get(key, [&] {
+    const CacheKey key = CacheKey("eltwise")(alg, alpha, n);
+    auto e = GetPrimitive(key, [&] {
       dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference, a, d, alpha, 0.f);
       dnnl::eltwise_forward::primitive_desc pd(desc, UserScratchpad(), Engine());
-      return Entry{dnnl::eltwise_forward(pd), pd.scratchpad_desc()};
+      return std::pair{dnnl::eltwise_forward(pd), pd.scratchpad_desc()};
     });
-    Execute(*e, {{DNNL_ARG_SRC, Mem(d, x)}, {DNNL_ARG_DST, Mem(d, y)}});
+    e->RunArgs({{DNNL_ARG_SRC, Mem(d, x)}, {DNNL_ARG_DST, Mem(d, y)}});
   });
 }
 
 void SoftmaxForward(bool log, const float* x, float* y, int64_t outer, int64_t n, int64_t inner) {
   Guard("softmax_forward", [&] {
     memory::desc d = Desc3(outer, n, inner);
-    std::string key = StrCat("softmax:", log, ":", outer, ",", n, ",", inner);
-    auto e = GlobalCache().Get(key, [&] {
+    const CacheKey key = CacheKey("softmax")(log, outer, n, inner);
+    auto e = GetPrimitive(key, [&] {
       dnnl::softmax_v2_forward::desc desc(
           dnnl::prop_kind::forward_inference,
           log ? dnnl::algorithm::softmax_log : dnnl::algorithm::softmax_accurate, d, d, 1);
       dnnl::softmax_v2_forward::primitive_desc pd(desc, UserScratchpad(), Engine());
-      return Entry{dnnl::softmax_v2_forward(pd), pd.scratchpad_desc()};
+      return std::pair{dnnl::softmax_v2_forward(pd), pd.scratchpad_desc()};
     });
-    Execute(*e, {{DNNL_ARG_SRC, Mem(d, x)}, {DNNL_ARG_DST, Mem(d, y)}});
+    e->RunArgs({{DNNL_ARG_SRC, Mem(d, x)}, {DNNL_ARG_DST, Mem(d, y)}});
   });
 }
-
-int64_t CacheSize() { return GlobalCache().Size(); }
 
 }  // namespace mxnet::ops::nn::onednn

@@ -2,9 +2,9 @@
 // normalization, eltwise activations and (log-)softmax. Float32 only; the FSupports of each
 // kernel declines everything else and the reference kernel runs instead.
 //
-// Primitives are created once per (kind, shape, attributes) and kept in a process-wide cache
-// guarded by a mutex; executing a cached primitive is thread-safe (each call uses its own
-// stream and a user-managed scratchpad).
+// Primitives are created once per (kind, shape, attributes) and kept in the oneDNN backend's
+// cache (ndarray/backends/onednn); executing a cached primitive is thread-safe (each call uses its
+// thread's stream and a pooled user scratchpad).
 #pragma once
 
 #include <cstdint>
@@ -32,8 +32,5 @@ void EltwiseForward(Eltwise alg, float alpha, const float* x, float* y, int64_t 
 
 // softmax (or log_softmax) along axis 1 of data viewed as (outer, n, inner).
 void SoftmaxForward(bool log, const float* x, float* y, int64_t outer, int64_t n, int64_t inner);
-
-// Number of primitives in the cache (tests).
-int64_t CacheSize();
 
 }  // namespace mxnet::ops::nn::onednn
