@@ -25,8 +25,6 @@ std::vector<char> ResolveReduceAxes(std::string_view op, const Shape& in,
                                     const std::optional<Shape>& axis, bool exclude);
 // The result shape of a reduction over `reduced` axes ((1,) when nothing is left, no keepdims).
 Shape ReducedShape(const Shape& in, const std::vector<char>& reduced, bool keepdims);
-// Number of cached oneDNN matmul primitives (dot/batch_dot float32); for tests.
-size_t MatmulCacheSize();
 }  // namespace mxnet::ops
 
 namespace mxnet::nd {

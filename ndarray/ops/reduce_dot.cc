@@ -10,12 +10,7 @@
 // matmul for float32 (primitives cached by shape and flags) and a packed, parallel loop for the
 // other floating types. Gradients are dot/batch_dot compositions (on 2-D views for dot), so
 // higher-order gradients come from the same definitions.
-#include <dnnl.hpp>
-
-#include <list>
-#include <mutex>
-#include <unordered_map>
-
+#include "ndarray/backends/onednn/onednn.h"
 #include "ndarray/grad.h"
 #include "ndarray/ops/basic_api.h"
 #include "ndarray/ops/reduce_api.h"
@@ -92,96 +87,22 @@ void GemmBlocked(const T* A, const T* B, T* C, const GemmDims& d) {
 }
 
 // ---- oneDNN matmul (float32), primitives cached by dims and flags. ----
-struct MatmulKey {
-  int64_t batch, M, N, K;
-  bool ta, tb;
-  bool operator==(const MatmulKey& o) const {
-    return batch == o.batch && M == o.M && N == o.N && K == o.K && ta == o.ta && tb == o.tb;
-  }
-};
-struct MatmulKeyHash {
-  size_t operator()(const MatmulKey& k) const {
-    size_t h = std::hash<int64_t>()(k.batch);
-    for (int64_t v : {k.M, k.N, k.K, int64_t{k.ta}, int64_t{k.tb}})
-      h = h * 1000003u ^ std::hash<int64_t>()(v);
-    return h;
-  }
-};
+namespace dnn = ::mxnet::backends::onednn;
 
-const dnnl::engine& CpuEngine() {
-  static const dnnl::engine* eng = new dnnl::engine(dnnl::engine::kind::cpu, 0);
-  return *eng;
-}
-
-struct MatmulEntry {
-  dnnl::matmul prim;
-  dnnl::memory::desc a, b, c;
-};
-
-class MatmulCache {
- public:
-  static constexpr size_t kCapacity = 512;
-  std::shared_ptr<const MatmulEntry> Get(const MatmulKey& k) {
-    {
-      std::lock_guard<std::mutex> l(mu_);
-      auto it = map_.find(k);
-      if (it != map_.end()) {
-        lru_.splice(lru_.begin(), lru_, it->second.second);
-        return it->second.first;
-      }
-    }
-    auto e = Create(k);  // outside the lock: primitive creation can take a while
-    std::lock_guard<std::mutex> l(mu_);
-    auto it = map_.find(k);
-    if (it != map_.end()) return it->second.first;
-    lru_.push_front(k);
-    map_.emplace(k, std::make_pair(e, lru_.begin()));
-    if (map_.size() > kCapacity) {
-      map_.erase(lru_.back());
-      lru_.pop_back();
-    }
-    return e;
-  }
-  size_t size() {
-    std::lock_guard<std::mutex> l(mu_);
-    return map_.size();
-  }
-
- private:
-  static std::shared_ptr<const MatmulEntry> Create(const MatmulKey& k) {
-    using dims = dnnl::memory::dims;
-    using dt = dnnl::memory::data_type;
-    dnnl::memory::desc a({k.batch, k.M, k.K}, dt::f32,
-                         k.ta ? dims{k.M * k.K, 1, k.M} : dims{k.M * k.K, k.K, 1});
-    dnnl::memory::desc b({k.batch, k.K, k.N}, dt::f32,
-                         k.tb ? dims{k.K * k.N, 1, k.K} : dims{k.K * k.N, k.N, 1});
-    dnnl::memory::desc c({k.batch, k.M, k.N}, dt::f32, dims{k.M * k.N, k.N, 1});
-    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), CpuEngine());
-    return std::make_shared<const MatmulEntry>(MatmulEntry{dnnl::matmul(pd), a, b, c});
-  }
-  std::mutex mu_;
-  std::list<MatmulKey> lru_;
-  std::unordered_map<MatmulKey,
-                     std::pair<std::shared_ptr<const MatmulEntry>, std::list<MatmulKey>::iterator>,
-                     MatmulKeyHash>
-      map_;
-};
-
-MatmulCache& GetMatmulCache() {
-  static MatmulCache* c = new MatmulCache();
-  return *c;
-}
-
+// C (batch, M, N) = A (batch, M, K) * B (batch, K, N), dense row-major or (ta/tb) transposed
+// operands, by oneDNN's matmul (cached by dims and flags).
 void GemmOneDnn(const float* A, const float* B, float* C, const GemmDims& d, std::string_view op) {
   try {
-    auto e = GetMatmulCache().Get({d.batch, d.M, d.N, d.K, d.ta, d.tb});
-    const dnnl::engine& eng = CpuEngine();
-    thread_local dnnl::stream stream(eng);
-    dnnl::memory ma(e->a, eng, const_cast<float*>(A));
-    dnnl::memory mb(e->b, eng, const_cast<float*>(B));
-    dnnl::memory mc(e->c, eng, C);
-    e->prim.execute(stream, {{DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}});
-    stream.wait();
+    auto e =
+        dnn::Get<dnn::Exec>(backends::CacheKey("matmul")(d.batch, d.M, d.N, d.K, d.ta, d.tb), [&] {
+          using dims = dnn::dims;
+          const int64_t M = d.M, N = d.N, K = d.K;
+          return dnn::MakeMatmul(
+              {{d.batch, M, K}, dnn::dt::f32, d.ta ? dims{M * K, 1, M} : dims{M * K, K, 1}},
+              {{d.batch, K, N}, dnn::dt::f32, d.tb ? dims{K * N, 1, K} : dims{K * N, N, 1}},
+              {{d.batch, M, N}, dnn::dt::f32, dims{M * N, N, 1}});
+        });
+    e->Run({A, B, C});
   } catch (const dnnl::error& err) {
     MX_THROW(absl::StatusCode::kInternal, op, ": oneDNN matmul failed (", err.what(), ")");
   }
@@ -476,7 +397,5 @@ MX_REGISTER_OP(_dot_out_view)
         true, false);
 
 }  // namespace
-
-size_t MatmulCacheSize() { return GetMatmulCache().size(); }
 
 }  // namespace mxnet::ops
