@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <mutex>
-#include <unordered_map>
+#include <shared_mutex>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
 
 #include "ndarray/grad.h"
 
@@ -129,8 +132,8 @@ std::vector<KernelKey> Op::Kernels() const {
 // ---- Registry. ----
 namespace {
 struct Registry {
-  std::mutex mu;
-  std::unordered_map<std::string, Op*> by_name;  // names and aliases
+  std::shared_mutex mu;                           // readers: Find/List; writers: registration
+  absl::flat_hash_map<std::string, Op*> by_name;  // names and aliases (string_view lookup)
   std::vector<Op*> ops;
 };
 Registry& GetRegistry() {
@@ -141,7 +144,7 @@ Registry& GetRegistry() {
 
 Op& OpRegistry::Register(const std::string& name) {
   Registry& r = GetRegistry();
-  std::lock_guard<std::mutex> l(r.mu);
+  std::unique_lock l(r.mu);
   if (r.by_name.count(name))
     MX_THROW(absl::StatusCode::kInternal, "operator '", name, "' registered twice");
   Op* op = new Op(name);
@@ -152,7 +155,7 @@ Op& OpRegistry::Register(const std::string& name) {
 
 void OpRegistry::AddAlias(Op* op, const std::string& alias) {
   Registry& r = GetRegistry();
-  std::lock_guard<std::mutex> l(r.mu);
+  std::unique_lock l(r.mu);
   auto it = r.by_name.find(alias);
   if (it != r.by_name.end() && it->second != op)
     MX_THROW(absl::StatusCode::kInternal, "alias '", alias, "' of ", op->name, " is already ",
@@ -162,7 +165,8 @@ void OpRegistry::AddAlias(Op* op, const std::string& alias) {
 
 const Op* OpRegistry::Find(std::string_view name) {
   Registry& r = GetRegistry();
-  auto it = r.by_name.find(std::string(name));
+  std::shared_lock l(r.mu);
+  auto it = r.by_name.find(absl::string_view(name.data(), name.size()));  // no std::string
   return it == r.by_name.end() ? nullptr : it->second;
 }
 
@@ -174,8 +178,11 @@ const Op& OpRegistry::Get(std::string_view name) {
 
 std::vector<const Op*> OpRegistry::List() {
   Registry& r = GetRegistry();
-  std::lock_guard<std::mutex> l(r.mu);
-  std::vector<const Op*> out(r.ops.begin(), r.ops.end());
+  std::vector<const Op*> out;
+  {
+    std::shared_lock l(r.mu);
+    out.assign(r.ops.begin(), r.ops.end());
+  }
   std::sort(out.begin(), out.end(), [](const Op* a, const Op* b) { return a->name < b->name; });
   return out;
 }

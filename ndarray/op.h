@@ -244,7 +244,8 @@ class Op {
   std::vector<KernelEntry> kernels;
 };
 
-// Global registry (thread-safe for lookups after static initialization).
+// Global registry. Thread-safe: lookups may run concurrently with late registrations (ops
+// registered after static initialization, e.g. from a plugin library being loaded).
 class OpRegistry {
  public:
   // Registers a new op; a duplicate name is a bug (kInternal).

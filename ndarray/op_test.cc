@@ -1,5 +1,6 @@
 #include "ndarray/op.h"
 
+#include <atomic>
 #include <cmath>
 #include <random>
 #include <thread>
@@ -191,6 +192,20 @@ TEST(OpTesting, FiniteDifferencesCatchAWrongGradient) {
       });
   testing::OpTestCase c{.op = "_test_wrong_grad_square", .shapes = {{4}}};
   EXPECT_FALSE(testing::CheckGradient(c));
+}
+
+// Find is safe while ops are registered late (a plugin library loading).
+TEST(OpRegistry, LookupsRaceLateRegistration) {
+  std::atomic<bool> done{false}, found{true};
+  std::thread reader([&] {
+    while (!done)
+      if (!OpRegistry::Find("elemwise_add")) found = false;
+  });
+  for (int i = 0; i < 200; ++i) OpRegistry::Register("_test_late_op" + std::to_string(i));
+  done = true;
+  reader.join();
+  EXPECT_TRUE(found);
+  EXPECT_NE(OpRegistry::Find("_test_late_op199"), nullptr);
 }
 
 }  // namespace
