@@ -6,6 +6,7 @@
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "ndarray/grad.h"
 
@@ -169,15 +170,10 @@ std::unordered_map<EntryKey, NDArray, EntryKeyHash> RunBackward(
     MX_THROW(absl::StatusCode::kInvalidArgument, "backward: ", heads.size(), " heads but ",
              head_grads.size(), " head gradients");
   std::unordered_map<EntryKey, NDArray, EntryKeyHash> grads;
-  DispatchState& st = ThreadDispatchState();
-  DispatchState saved = st;
+  DispatchStateScope restore;
+  DispatchState& st = restore.state();
   st.is_recording = create_graph;
   st.is_training = train_mode;
-  struct Restore {
-    DispatchState& st;
-    DispatchState saved;
-    ~Restore() { st = saved; }
-  } restore{st, saved};
 
   auto accumulate = [&](const Entry& e, const NDArray& g) {
     EntryKey k{e.node.get(), e.index};
@@ -250,10 +246,11 @@ std::unordered_map<EntryKey, NDArray, EntryKeyHash> RunBackward(
       if (og[k].is_none()) og[k] = NDArray::Full(n->out_shapes[k], 0.0, n->device, n->out_types[k]);
     std::vector<NDArray> in_grads;
     if (n->fn) {
-      DispatchState inner = st;
-      st.is_recording = false;
-      in_grads = n->fn->backward(og);
-      st = inner;
+      {
+        DispatchStateScope inner;
+        inner.state().is_recording = false;
+        in_grads = n->fn->backward(og);
+      }
       if (in_grads.size() != n->inputs.size())
         MX_THROW(absl::StatusCode::kInvalidArgument, "autograd::Function::backward returned ",
                  in_grads.size(), " gradients for ", n->inputs.size(), " inputs");
@@ -280,32 +277,29 @@ std::unordered_map<EntryKey, NDArray, EntryKeyHash> RunBackward(
 
 }  // namespace
 
-bool is_recording() { return ThreadDispatchState().is_recording; }
-bool is_training() { return ThreadDispatchState().is_training; }
+bool is_recording() { return CurrentDispatchState().is_recording; }
+bool is_training() { return CurrentDispatchState().is_training; }
 
 bool set_recording(bool v) {
   GetRecorder();
-  bool old = ThreadDispatchState().is_recording;
-  ThreadDispatchState().is_recording = v;
-  return old;
+  DispatchState& st = CurrentDispatchState();
+  return std::exchange(st.is_recording, v);
 }
 
-bool set_training(bool v) {
-  bool old = ThreadDispatchState().is_training;
-  ThreadDispatchState().is_training = v;
-  return old;
-}
+bool set_training(bool v) { return std::exchange(CurrentDispatchState().is_training, v); }
 
 Scope::Scope(bool recording, bool training)
-    : prev_recording_(set_recording(recording)), prev_training_(set_training(training)) {}
+    : state_(&CurrentDispatchState()),
+      prev_recording_(set_recording(recording)),
+      prev_training_(set_training(training)) {}
 Scope::Scope(Scope&& o) noexcept
-    : prev_recording_(o.prev_recording_), prev_training_(o.prev_training_) {
+    : state_(o.state_), prev_recording_(o.prev_recording_), prev_training_(o.prev_training_) {
   o.active_ = false;
 }
 Scope::~Scope() {
   if (!active_) return;
-  ThreadDispatchState().is_recording = prev_recording_;
-  ThreadDispatchState().is_training = prev_training_;
+  state_->is_recording = prev_recording_;
+  state_->is_training = prev_training_;
 }
 
 Scope record(bool train_mode) { return Scope(true, train_mode); }

@@ -7,10 +7,13 @@
 //   }
 //   autograd::backward({y});                  // x.grad() == 2 * x
 //
-// Recording state is per thread. The tape is the graph of recorded nodes hanging off the
-// outputs, so independent threads never see each other's history and a node is freed when no
-// array refers to it. Gradients come from each op's registered FGradient (ndarray/grad.h), so
-// higher-order gradients work wherever those compositions are differentiable.
+// The recording and training flags belong to the current RuntimeContext
+// (ndarray/runtime_context.h): per thread by default, or the context a ContextScope made current
+// (the C ABI's mxc_ctx). The tape is not bound to a thread or a context: it is the graph of
+// recorded nodes hanging off the output arrays, so independent computations never see each
+// other's history, an array recorded under one context can be differentiated under another, and
+// a node is freed when no array refers to it. Gradients come from each op's registered FGradient
+// (ndarray/grad.h), so higher-order gradients work wherever those compositions are differentiable.
 #pragma once
 
 #include <memory>
@@ -22,14 +25,15 @@
 
 namespace mxnet::autograd {
 
-// ---- State (per thread). ----
+// ---- State (of the current RuntimeContext). ----
 bool is_recording();
 bool is_training();
 // Set the flag and return its previous value (mx.autograd.set_recording / set_training).
 bool set_recording(bool is_recording);
 bool set_training(bool train_mode);
 
-// Restores the recording and training flags it saw at construction when destroyed.
+// Restores the recording and training flags it saw at construction when destroyed, on the
+// context that was current at construction.
 class [[nodiscard]] Scope {
  public:
   Scope(bool recording, bool training);
@@ -39,6 +43,7 @@ class [[nodiscard]] Scope {
   Scope(Scope&& o) noexcept;
 
  private:
+  DispatchState* state_;
   bool prev_recording_, prev_training_;
   bool active_ = true;
 };

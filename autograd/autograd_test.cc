@@ -4,6 +4,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -303,6 +304,50 @@ TEST(Autograd, ThreadsRecordIndependently) {
   EXPECT_EQ(b, (std::vector<double>{20, 40}));
   EXPECT_FALSE(ra);  // a new thread starts not recording
   EXPECT_FALSE(rb);
+}
+
+// The flags belong to the current RuntimeContext: a context that starts recording on one thread
+// records on the next (a goroutine moving between OS threads), and the history it records is
+// differentiated on a third thread.
+TEST(Autograd, RecordingFollowsTheContextAcrossThreads) {
+  RuntimeContext ctx;
+  NDArray x = Vec({1, 3});
+  x.attach_grad();
+  NDArray y;
+  auto on_thread = [&](auto f) {
+    std::thread t([&] {
+      ContextScope s(ctx);
+      f();
+    });
+    t.join();
+  };
+  on_thread([] { set_recording(true); });
+  on_thread([&] { y = nd::elemwise_mul(x, x); });
+  on_thread([] { EXPECT_TRUE(set_recording(false)); });
+  EXPECT_FALSE(is_recording());  // this thread's default context never recorded
+  std::thread t([&] { backward({y}); });
+  t.join();
+  EXPECT_TRUE(AllClose(x.grad(), Vec({2, 6}), 0));
+}
+
+// A record() scope restores the context it changed, whichever context is current when it ends.
+TEST(Autograd, ScopesRestoreTheirOwnContext) {
+  RuntimeContext ctx;
+  auto outer = record(false);
+  std::optional<Scope> inner;
+  {
+    ContextScope s(ctx);
+    EXPECT_FALSE(is_recording());  // a fresh context
+    inner.emplace(record());
+    EXPECT_TRUE(is_recording());
+    EXPECT_TRUE(is_training());
+  }
+  EXPECT_TRUE(is_recording());  // the thread's default context, unchanged by ctx's scope
+  EXPECT_FALSE(is_training());
+  inner.reset();
+  EXPECT_FALSE(ctx.dispatch.is_recording);
+  EXPECT_FALSE(ctx.dispatch.is_training);
+  EXPECT_TRUE(is_recording());
 }
 
 TEST(Autograd, NoGrowthOver10000Iterations) {

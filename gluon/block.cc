@@ -115,8 +115,10 @@ NDArray Block::operator()(const NDArray& x) {
 }
 
 NDArrayVec Block::operator()(const NDArrayVec& inputs) {
-  DispatchState& st = ThreadDispatchState();
-  bool infer_pass = st.infer_only;
+  const DispatchState& st = CurrentDispatchState();
+  // The shape pass of deferred initialization runs no hooks; a hybridize trace (shape-only too)
+  // runs the children's hooks, with placeholder arrays, as MXNet runs them on symbols.
+  bool infer_pass = st.infer_only && !st.tracer;
   if (!infer_pass) {
     for (auto& [_, h] : pre_hooks_) h(*this, inputs);
     // Deferred initialization completes at the first real forward of the outermost block.
@@ -164,19 +166,14 @@ NDArrayVec Block::forward(const NDArrayVec& inputs) {
 }
 
 void Block::InferParameterShapes(const NDArrayVec& inputs) {
-  DispatchState& st = ThreadDispatchState();
   ParameterDict params = collect_params();
   NDArrayVec ph;
   for (const auto& x : inputs) ph.push_back(NDArray::Placeholder(x.shape(), x.device(), x.dtype()));
-  bool prev = st.infer_only;
-  st.infer_only = true;
-  try {
+  {
+    DispatchStateScope scope;
+    scope.state().infer_only = true;
     CallForward(ph);
-  } catch (...) {
-    st.infer_only = prev;
-    throw;
   }
-  st.infer_only = prev;
   for (const auto& [name, p] : params) {
     if (!p->has_deferred_init()) continue;
     p->finish_deferred_init();  // throws naming the parameter if its shape is still unknown

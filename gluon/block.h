@@ -169,6 +169,16 @@ class Block : public std::enable_shared_from_this<Block> {
 };
 
 // A block that can be traced into a graph and run by the optimized executor.
+//
+// Hybridized, the first call for an input signature (ranks, dtypes, devices) traces forward
+// without running it (MXNet 2's deferred compute): ops dispatch in shape-only mode, so no kernel
+// runs and every array is a placeholder with its inferred shape; then the graph runs for the
+// call's values. Every call, the first included, thus runs each op once (random draws, Custom
+// ops). Consequences: forward must not read values (asscalar, ToVector, data pointers give a
+// kFailedPrecondition error naming hybridize), ops with data-dependent output shapes get their
+// shapes at run time, and children's hooks run during the trace with placeholder arrays.
+// Threading: a hybridized block may be called from many threads (and RuntimeContexts) at once;
+// traces are serialized process-wide, cached graphs run concurrently.
 class HybridBlock : public Block {
  public:
   void hybridize(bool active = true, const HybridizeOptions& options = {}) override;

@@ -1,6 +1,8 @@
 #include "gluon/block.h"
 
+#include <atomic>
 #include <cstdio>
+#include <latch>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -11,6 +13,8 @@
 #include "ndarray/ops/conv_api.h"
 #include "ndarray/ops/elemwise_api.h"
 #include "ndarray/ops/nn_api.h"
+#include "ndarray/ops/reduce_api.h"
+#include "ndarray/ops/shape_sample_api.h"
 #include "ndarray/random.h"
 #include "ndarray/testing/op_testing.h"
 
@@ -159,6 +163,171 @@ TEST(HybridBlock, ReadingValuesWhileHybridizedIsAnError) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("hybridized"), std::string::npos) << e.what();
   }
+}
+
+// Reads values the ways a forward might: asscalar on a computed value, a raw data pointer.
+class ScalarReader : public HybridBlock {
+ public:
+  explicit ScalarReader(bool pointer) : pointer_(pointer) {}
+  NDArray forward(const NDArray& x) override {
+    NDArray s = nd::sum(x);
+    float v = pointer_ ? s.data<float>()[0] : s.asscalar<float>();
+    return nd::mul_scalar(x, v);
+  }
+
+ private:
+  bool pointer_;
+};
+
+TEST(HybridBlock, ReadingValuesOfTracedArraysIsAClearError) {
+  for (bool pointer : {false, true}) {
+    ScalarReader r(pointer);
+    NDArray x = NDArray::Full(Shape{2}, 1.0);
+    EXPECT_EQ(r(x).ToVector<float>(), (std::vector<float>{2, 2}));
+    r.hybridize();
+    try {
+      r(x);
+      ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), absl::StatusCode::kFailedPrecondition);
+      EXPECT_NE(std::string(e.what()).find("hybridize"), std::string::npos) << e.what();
+    }
+    r.hybridize(false);
+    EXPECT_EQ(r(x).ToVector<float>(), (std::vector<float>{2, 2}));  // nothing left behind
+  }
+}
+
+// x + uniform noise: a stateful op.
+class Noisy : public HybridBlock {
+ public:
+  NDArray forward(const NDArray& x) override {
+    ++calls;
+    return nd::elemwise_add(x, nd::random::uniform_like(x));
+  }
+  int calls = 0;
+};
+
+// Hybridize traces without running: the first call draws once, from the graph, so it gives what
+// every later call gives for the same seed (and what the imperative call gives).
+TEST(HybridBlock, FirstCallRunsStatefulOpsOnce) {
+  Noisy net;
+  NDArray x = NDArray::Full(Shape{5}, 0.0);
+  mxnet::random::seed(11);
+  std::vector<float> imperative = net(x).ToVector<float>();
+  net.hybridize();
+  mxnet::random::seed(11);
+  std::vector<float> first = net(x).ToVector<float>();  // traces, then runs the graph
+  std::vector<float> after_first = net(x).ToVector<float>();
+  mxnet::random::seed(11);
+  std::vector<float> second = net(x).ToVector<float>();  // the cached graph
+  EXPECT_EQ(first, second);
+  EXPECT_EQ(first, imperative);
+  mxnet::random::seed(11);
+  net(x);
+  EXPECT_EQ(net(x).ToVector<float>(), after_first);  // one draw per call, the first included
+  EXPECT_EQ(net.calls, 2);                           // imperative + one trace
+}
+
+// Children's hooks run while the parent is traced (with placeholders), not on cached calls.
+TEST(HybridBlock, ChildHooksRunDuringTheTrace) {
+  Net net;
+  net.initialize();
+  std::vector<std::string> log;
+  HookHandle h =
+      net.layer0->register_forward_hook([&](Block&, const NDArrayVec& in, const NDArrayVec& out) {
+        log.push_back(in[0].is_placeholder() && out[0].is_placeholder() ? "traced" : "values");
+      });
+  net.hybridize();
+  NDArray x = NDArray::Full(Shape{2}, 1.0);
+  net(x);  // deferred init (no hooks), trace, graph
+  net(x);
+  EXPECT_EQ(log, (std::vector<std::string>{"traced"}));
+}
+
+// Many threads make the first call of one hybridized block at once: one trace, equal outputs.
+TEST(HybridBlock, ConcurrentFirstCalls) {
+  for (int round = 0; round < 5; ++round) {
+    Net net;
+    net.initialize(init::Uniform(1));
+    NDArray x0 = RandomArray(Shape{16}, -1, 1, 1, DType::kFloat32);
+    net(x0);  // deferred init done; the hybridized trace is still to come
+    NDArray expected = net(x0);
+    net.hybridize();
+    constexpr int kThreads = 8;
+    std::latch start(kThreads);
+    std::vector<char> ok(kThreads, 0);
+    std::vector<std::string> errors(kThreads);
+    std::vector<std::thread> ts;
+    for (int t = 0; t < kThreads; ++t)
+      ts.emplace_back([&, t] {
+        start.arrive_and_wait();
+        try {
+          ok[t] = static_cast<bool>(AllClose(net(x0), expected, 0, 0));
+        } catch (const Error& e) {
+          errors[t] = e.what();
+        }
+      });
+    for (auto& t : ts) t.join();
+    for (int t = 0; t < kThreads; ++t) EXPECT_TRUE(ok[t]) << errors[t];
+    EXPECT_EQ(net.calls, 4) << "one trace";  // shape pass, two imperative calls, one trace
+  }
+}
+
+// "_test_counted_negative": y = -x (float32) with a kernel that counts its runs.
+std::atomic<int> g_kernel_runs{0};
+const Op& CountedNegative() {
+  static const Op& op = []() -> const Op& {
+    Op& o = OpRegistry::Register("_test_counted_negative");
+    o.set_num_inputs(1)
+        .set_num_outputs(1)
+        .set_infer_shape(ElemwiseShape)
+        .set_infer_type(ElemwiseType)
+        .set_kernel({DeviceType::kCPU, Backend::kReference},
+                    [](const OpContext&, const OpAttrs&, std::span<const NDArray> in,
+                       std::span<const NDArray> out) {
+                      ++g_kernel_runs;
+                      const float* x = in[0].data<float>();
+                      float* y = out[0].data<float>();
+                      for (int64_t i = 0; i < in[0].size(); ++i) y[i] = -x[i];
+                    });
+    return o;
+  }();
+  return op;
+}
+
+// Two counted ops in a row, then a parameterized child (deferred init).
+class Counted : public HybridBlock {
+ public:
+  Counted() { mul = register_child(std::make_shared<Mul>(), "mul"); }
+  NDArray forward(const NDArray& x) override {
+    const Op& neg = CountedNegative();
+    NDArray y = Invoke(neg, OpAttrs::Parse(neg, {}), std::vector<NDArray>{x})[0];
+    y = Invoke(neg, OpAttrs::Parse(neg, {}), std::vector<NDArray>{nd::plus_scalar(y, 1)})[0];
+    return (*mul)(y);
+  }
+  std::shared_ptr<Mul> mul;
+};
+
+// The trace is shape-only: the first hybridized call runs each kernel once (the graph), as every
+// later call does; before issue 21 item 6 it ran forward eagerly too (twice each).
+TEST(HybridBlock, TracingRunsNoKernels) {
+  Counted net;
+  net.initialize(init::Constant(3));  // weight 3, bias 0
+  NDArray x = NDArray::FromVector(std::vector<float>{1, -2}, Shape{2});
+  g_kernel_runs = 0;
+  EXPECT_EQ(net(x).ToVector<float>(), (std::vector<float>{0, -9}));  // 3 * (x - 1)
+  EXPECT_EQ(g_kernel_runs, 2);  // the deferred-init shape pass runs none either
+  net.hybridize();
+  g_kernel_runs = 0;
+  EXPECT_EQ(net(x).ToVector<float>(), (std::vector<float>{0, -9}));  // trace, then the graph
+  EXPECT_EQ(g_kernel_runs, 2);
+  EXPECT_EQ(net(x).ToVector<float>(), (std::vector<float>{0, -9}));  // the cached graph
+  EXPECT_EQ(g_kernel_runs, 4);
+  // hybridize() drops the cached graph: the new trace runs no kernel either.
+  net.hybridize();
+  g_kernel_runs = 0;
+  net(x);
+  EXPECT_EQ(g_kernel_runs, 2);
 }
 
 class Plain : public Block {

@@ -165,8 +165,9 @@ TEST(CustomOp, GraphPassesNeverMergeCustomNodes) {
   net.weight->set_data(F32({1, 2}, {2}));
   net.hybridize(true, {.backend = "default"});
   NDArray x = F32({10, 20}, {2});
-  EXPECT_TRUE(AllClose(net(x), F32({12, 28}, {2})));  // traces (runs forward) and compiles
+  EXPECT_TRUE(AllClose(net(x), F32({12, 28}, {2})));  // traces (shape-only) and compiles
   const float after_first = net.count->data().ToVector<float>()[0];
+  EXPECT_EQ(after_first, 2);  // the first call runs each Custom node once, like every call
   for (int i = 0; i < 2; ++i) EXPECT_TRUE(AllClose(net(x), F32({12, 28}, {2})));
   // Common-subexpression elimination would merge the two identical nodes (user code with side
   // effects): both still run on every call.

@@ -1,5 +1,11 @@
 // HybridBlock: tracing forward() into a Symbol through the ndarray dispatch observer (MXNet 2's
 // deferred compute), the cached executor, export, and shape inference for deferred init.
+//
+// A trace runs forward once in shape-only dispatch (DispatchState::infer_only): no kernel runs,
+// every array is a placeholder carrying its inferred shape, and the Tracer records each op as a
+// graph node. The call's values then come from running the graph, so stateful ops (random
+// draws, Custom ops' aux states) run once per call, the first call included.
+#include <mutex>
 #include <unordered_map>
 
 #include "autograd/autograd.h"
@@ -20,7 +26,7 @@ sym::NodeEntry* EntryOf(const NDArray& a) {
   return t ? &t->entry : nullptr;
 }
 
-// Records every op dispatched on this thread as a graph node.
+// Records every op dispatched under the tracing context as a graph node.
 class Tracer final : public InvokeObserver {
  public:
   void OnInvoke(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inputs,
@@ -50,6 +56,13 @@ class Tracer final : public InvokeObserver {
 };
 
 std::string InputName(size_t i, size_t n) { return n == 1 ? "data" : StrCat("data", i); }
+
+// Serializes traces: while a block is traced its parameters' arrays carry trace state, and blocks
+// may share parameters. Recursive: a forward may trace another block under another context.
+std::recursive_mutex& TraceMutex() {
+  static auto* mu = new std::recursive_mutex();
+  return *mu;
+}
 
 std::string SignatureKey(const NDArrayVec& in) {
   std::string k;
@@ -98,7 +111,11 @@ void HybridBlock::register_op_hook(sym::CachedOp::Monitor callback, bool monitor
 }
 
 void HybridBlock::Trace(const NDArrayVec& inputs) {
-  DispatchState& st = ThreadDispatchState();
+  std::lock_guard<std::recursive_mutex> trace_lock(TraceMutex());
+  {
+    std::lock_guard<std::mutex> l(cache_mu_);  // another thread may have traced it meanwhile
+    if (cache_ && cache_->key == SignatureKey(inputs)) return;
+  }
   Tracer tracer;
   ParameterDict params = collect_params();
   Device dev = inputs.empty() ? cpu() : inputs[0].device();
@@ -113,42 +130,38 @@ void HybridBlock::Trace(const NDArrayVec& inputs) {
     tagged.push_back(d);
     param_by_name[name] = p;
   }
+  struct Clear {  // the trace state on parameters and traced arrays goes when the trace ends
+    std::vector<NDArray>& a;
+    std::vector<NDArray>& b;
+    ~Clear() {
+      for (auto& x : a) x.impl()->trace_entry.reset();
+      for (auto& x : b) x.impl()->trace_entry.reset();
+    }
+  } clear{tagged, tracer.traced};
   NDArrayVec views;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    NDArray v = inputs[i].detach();
+    NDArray v = NDArray::Placeholder(inputs[i].shape(), inputs[i].device(), inputs[i].dtype());
     v.impl()->trace_entry = std::make_shared<TraceEntry>(
         sym::Symbol::Variable(InputName(i, inputs.size())).outputs()[0]);
     views.push_back(v);
   }
-  auto clear = [&] {
-    for (auto& a : tagged) a.impl()->trace_entry.reset();
-    for (auto& a : tracer.traced) a.impl()->trace_entry.reset();
-  };
   NDArrayVec outs;
   {
     auto paused = autograd::pause(autograd::is_training());
-    InvokeObserver* prev = st.tracer;
-    st.tracer = &tracer;
-    try {
-      outs = forward(views);
-    } catch (...) {
-      st.tracer = prev;
-      clear();
-      throw;
-    }
-    st.tracer = prev;
+    DispatchStateScope scope;
+    scope.state().tracer = &tracer;
+    scope.state().infer_only = true;
+    outs = forward(views);
   }
   std::vector<sym::NodeEntry> heads;
   for (size_t k = 0; k < outs.size(); ++k) {
     sym::NodeEntry* e = EntryOf(outs[k]);
     if (!e) {
-      clear();
       MX_THROW(absl::StatusCode::kFailedPrecondition, class_name(), ": output ", k,
                " of the hybridized forward is not computed by ops from the inputs and parameters");
     }
     heads.push_back(*e);
   }
-  clear();
   auto cache = std::make_shared<Cache>();
   cache->key = SignatureKey(inputs);
   cache->graph = sym::Symbol(heads);
@@ -170,7 +183,7 @@ void HybridBlock::Trace(const NDArrayVec& inputs) {
 }
 
 NDArrayVec HybridBlock::CallForward(const NDArrayVec& inputs) {
-  DispatchState& st = ThreadDispatchState();
+  const DispatchState& st = CurrentDispatchState();
   if (!active_ || st.tracer || st.infer_only) return forward(inputs);
   std::shared_ptr<const Cache> cache;
   {

@@ -97,7 +97,7 @@ void Parameter::finish_deferred_init() {
 }
 
 NDArray Parameter::data(std::optional<Device> device) const {
-  if (data_.empty() && ThreadDispatchState().infer_only) {
+  if (data_.empty() && CurrentDispatchState().infer_only) {
     if (placeholder_.is_none())
       placeholder_ = NDArray::Placeholder(shape_, device ? *device : cpu(), dtype_);
     return placeholder_;

@@ -132,7 +132,7 @@ NDArrayVec SymbolBlock::forward(const NDArrayVec& inputs) {
   if (inputs.size() != input_names_.size())
     MX_THROW(absl::StatusCode::kInvalidArgument, "SymbolBlock: expected ", input_names_.size(),
              " inputs (", StrJoin(input_names_, ", "), "), got ", inputs.size());
-  if (ThreadDispatchState().infer_only) {
+  if (CurrentDispatchState().infer_only) {
     InferParameterShapes(inputs);
     NDArrayVec out;
     std::map<std::string, Shape> known;

@@ -65,8 +65,27 @@ const NDArray::Impl& NDArray::checked() const {
 const Shape& NDArray::shape() const { return checked().shape; }
 DType NDArray::dtype() const { return checked().dtype; }
 Device NDArray::device() const { return checked().storage->device(); }
+namespace {
+// Reading values: an error inside a hybridized forward (traced without running) for arrays the
+// trace follows, and for placeholders (no data).
+void CheckReadable(const NDArray::Impl& i) {
+  const DispatchState& st = CurrentDispatchState();
+  if (st.tracer && (i.trace_entry || i.is_placeholder))
+    MX_THROW(absl::StatusCode::kFailedPrecondition,
+             "cannot read array values inside a hybridized forward: hybridize traces forward "
+             "without running it (values do not exist yet) and the graph must not depend on "
+             "data; use ops instead of reading values (asscalar, ToVector, data pointers), or "
+             "call the block without hybridize()");
+  if (i.is_placeholder)
+    MX_THROW(absl::StatusCode::kFailedPrecondition,
+             "cannot access the values of an array of shape ", i.shape.ToString(),
+             " that has no data yet (shape inference / uninitialized parameter)");
+}
+}  // namespace
+
 void* NDArray::data_ptr() const {
   const Impl& i = checked();
+  if (i.is_placeholder) CheckReadable(i);
   return i.storage->data() ? static_cast<char*>(i.storage->data()) + i.offset : nullptr;
 }
 
@@ -81,6 +100,7 @@ NDArray NDArray::ViewAs(const Shape& shape, size_t extra_offset_bytes) const {
   v->offset = i.offset + extra_offset_bytes;
   v->shape = shape;
   v->dtype = i.dtype;
+  v->is_placeholder = i.is_placeholder;
   return NDArray(std::move(v));
 }
 
@@ -160,7 +180,7 @@ Shape InferReshape(const Shape& in, const std::vector<int64_t>& spec_in, bool re
 // and slicing. Returns none when a plain view is fine.
 namespace {
 bool NeedsOpDispatch(const NDArray::Impl& impl) {
-  const DispatchState& st = ThreadDispatchState();
+  const DispatchState& st = CurrentDispatchState();
   if (st.infer_only) return true;
   if (st.tracer && impl.trace_entry) return true;
   return st.is_recording && (impl.autograd_entry || (impl.grad && impl.grad_req != GradReq::kNull));
@@ -268,7 +288,7 @@ NDArray NDArray::squeeze(const std::vector<int>& axes) const {
 
 NDArray NDArray::detach() const {
   // Inside a hybridized forward, detach is a graph node that stops gradients.
-  if (ThreadDispatchState().tracer && checked().trace_entry) {
+  if (CurrentDispatchState().tracer && checked().trace_entry) {
     NDArray r = ViaOp(*this, "BlockGrad", {});
     if (!r.is_none()) return r;
   }
@@ -316,15 +336,7 @@ void NDArray::SyncCopyFromCPU(const void* src, size_t bytes) const {
 }
 
 void NDArray::SyncCopyToCPU(void* dst, size_t bytes) const {
-  if (is_placeholder())
-    MX_THROW(absl::StatusCode::kFailedPrecondition, "cannot read the values of an array of shape ",
-             shape().ToString(),
-             " that has no data yet (shape inference / uninitialized parameter)");
-  if (ThreadDispatchState().tracer && impl_->trace_entry)
-    MX_THROW(
-        absl::StatusCode::kFailedPrecondition,
-        "cannot read array values inside a hybridized forward: the traced graph would depend on "
-        "data (use ops instead of reading values, or call the block without hybridize())");
+  CheckReadable(checked());
   if (bytes != nbytes())
     MX_THROW(absl::StatusCode::kInvalidArgument, "SyncCopyToCPU: buffer of ", bytes,
              " bytes for an array of ", nbytes(), " bytes");
@@ -441,6 +453,8 @@ std::string FormatFloat(double v, int decimals, bool sci) {
 std::string NDArray::ToString() const {
   if (is_none()) return "<NDArray none>";
   const Shape& s = shape();
+  if (is_placeholder())
+    return StrCat("<NDArray ", s.ToString(), " @", device().ToString(), ", no data (placeholder)>");
   std::vector<double> v = ToVector<double>();
   bool is_float = IsFloatingPoint(dtype());
   bool is_bool = dtype() == DType::kBool;

@@ -1,6 +1,7 @@
 #include "ndarray/op.h"
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <shared_mutex>
 
@@ -235,13 +236,8 @@ void ElemwiseType(const OpAttrs& attrs, DTypeVec* in, DTypeVec* out) {
 }
 
 // ---- Dispatch. ----
-DispatchState& ThreadDispatchState() {
-  thread_local DispatchState state;
-  return state;
-}
-
 namespace {
-InvokeObserver* g_record_observer = nullptr;
+std::atomic<InvokeObserver*> g_record_observer{nullptr};
 
 void CheckInputs(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inputs) {
   int n = op.NumInputs(attrs);
@@ -261,12 +257,16 @@ void CheckInputs(const Op& op, const OpAttrs& attrs, std::span<const NDArray> in
 
 void Notify(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inputs,
             std::span<const NDArray> outputs, const DispatchState& st) {
-  if (st.is_recording && g_record_observer) g_record_observer->OnInvoke(op, attrs, inputs, outputs);
+  if (st.is_recording)
+    if (InvokeObserver* rec = g_record_observer.load(std::memory_order_acquire))
+      rec->OnInvoke(op, attrs, inputs, outputs);
   if (st.tracer) st.tracer->OnInvoke(op, attrs, inputs, outputs);
 }
 }  // namespace
 
-void SetRecordObserver(InvokeObserver* observer) { g_record_observer = observer; }
+void SetRecordObserver(InvokeObserver* observer) {
+  g_record_observer.store(observer, std::memory_order_release);
+}
 
 void InferOutputs(const Op& op, const OpAttrs& attrs, ShapeVec* in_shapes, DTypeVec* in_types,
                   ShapeVec* out_shapes, DTypeVec* out_types) {
@@ -313,9 +313,11 @@ NDArrayVec InvokeInferOnly(const Op& op, const OpAttrs& attrs, std::span<const N
   ShapeVec out_s;
   DTypeVec out_t;
   InferOutputs(op, attrs, &in_s, &in_t, &out_s, &out_t);
-  // Data-dependent shapes are known only when every input holds data.
-  if (op.infer_shape_from_data && std::none_of(inputs.begin(), inputs.end(),
-                                               [](const NDArray& x) { return x.is_placeholder(); }))
+  // Data-dependent shapes are known only when every input holds data, and are not read while
+  // tracing (the traced graph computes them from each call's values).
+  if (op.infer_shape_from_data && !st.tracer &&
+      std::none_of(inputs.begin(), inputs.end(),
+                   [](const NDArray& x) { return x.is_placeholder(); }))
     InferOutputsFromData(op, attrs, inputs, &out_s, &out_t);
   for (size_t i = 0; i < inputs.size(); ++i) {
     NDArray::Impl& impl = *inputs[i].impl();
@@ -340,8 +342,9 @@ NDArrayVec Invoke(const Op& op, const OpAttrs& attrs, std::span<const NDArray> i
     in_s.push_back(x.shape());
     in_t.push_back(static_cast<int>(x.dtype()));
   }
-  Device dev = device ? *device : inputs.empty() ? cpu() : inputs[0].device();
-  DispatchState& st = ThreadDispatchState();
+  RuntimeContext& rc = RuntimeContext::Current();
+  DispatchState& st = rc.dispatch;
+  Device dev = device ? *device : inputs.empty() ? rc.default_device : inputs[0].device();
   if (st.infer_only) return InvokeInferOnly(op, attrs, inputs, in_s, in_t, dev, st);
   for (size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i].is_placeholder())
@@ -373,7 +376,8 @@ void InvokeInto(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inp
   DTypeVec in_t, out_t;
   for (const auto& x : inputs)
     in_s.push_back(x.shape()), in_t.push_back(static_cast<int>(x.dtype()));
-  if (op.infer_shape_from_data)
+  DispatchState& st = CurrentDispatchState();
+  if (op.infer_shape_from_data && !st.infer_only)
     InferOutputsFromData(op, attrs, inputs, &out_s, &out_t);
   else
     InferOutputs(op, attrs, &in_s, &in_t, &out_s, &out_t);
@@ -394,8 +398,11 @@ void InvokeInto(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inp
       MX_THROW(absl::StatusCode::kInvalidArgument, op.name, ": output ", i, " is ",
                outputs[i].shape().ToString(), " ", DTypeName(outputs[i].dtype()), ", expected ",
                out_s[i].ToString());
+  if (st.infer_only) {  // shape-only dispatch: the outputs keep their contents
+    Notify(op, attrs, inputs, outputs, st);
+    return;
+  }
   Device dev = outputs.empty() ? cpu() : outputs[0].device();
-  DispatchState& st = ThreadDispatchState();
   OpContext ctx{st.is_training, st.is_recording, dev};
   op.SelectKernel(dev.type, attrs, inputs)(ctx, attrs, inputs, outputs);
   Notify(op, attrs, inputs, outputs, st);

@@ -23,6 +23,7 @@
 #include "base/error.h"
 #include "ndarray/ndarray.h"
 #include "ndarray/params.h"
+#include "ndarray/runtime_context.h"
 
 namespace mxnet {
 
@@ -265,35 +266,28 @@ class OpRegistry {
 
 // ---- Imperative invocation. ----
 
-// Thread-local dispatch state shared with autograd (recording/training flags) and the
-// hybridize tracer.
+// Watches op dispatch: autograd's recorder (while the current context records) and the hybridize
+// tracer (DispatchState::tracer, ndarray/runtime_context.h).
 class InvokeObserver {
  public:
   virtual ~InvokeObserver() = default;
-  // Called after a kernel ran (outputs hold values). `outputs` includes hidden outputs.
+  // Called after a kernel ran (outputs hold values), or, in shape-only dispatch, after the
+  // placeholder outputs were made. `outputs` includes hidden outputs.
   virtual void OnInvoke(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inputs,
                         std::span<const NDArray> outputs) = 0;
 };
-struct DispatchState {
-  bool is_recording = false;
-  bool is_training = false;
-  InvokeObserver* tracer = nullptr;  // set while a HybridBlock is being traced
-  // Shape-only dispatch (deferred initialization): kernels do not run, outputs are placeholders
-  // (NDArray::Placeholder) with inferred shapes, and shapes an op infers for placeholder inputs
-  // (e.g. a weight of unknown shape) are written back into them.
-  bool infer_only = false;
-};
-DispatchState& ThreadDispatchState();
-// The process-wide recorder (autograd) notified when the thread is recording.
+// The process-wide recorder (autograd) notified when the current context is recording.
 void SetRecordObserver(InvokeObserver* observer);
 
-// Runs `op` on `inputs`: infers output shapes/dtypes, allocates outputs on the inputs' device
-// (or `device` for ops without inputs), runs the selected kernel, notifies observers.
+// Runs `op` on `inputs` under the current RuntimeContext's dispatch state: infers output
+// shapes/dtypes, allocates outputs on the inputs' device (or `device`, else the context's
+// default_device, for ops without inputs), runs the selected kernel, notifies observers.
 // Returns all outputs (visible first, then hidden). Throws mxnet::Error naming the op on wrong
 // input counts, shapes, dtypes or mixed devices.
 NDArrayVec Invoke(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inputs,
                   std::optional<Device> device = std::nullopt);
-// The same into caller-provided outputs (shapes/dtypes must match what inference gives).
+// The same into caller-provided outputs (shapes/dtypes must match what inference gives). In
+// shape-only dispatch no kernel runs and the outputs keep their contents.
 void InvokeInto(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inputs,
                 std::span<const NDArray> outputs);
 // By name with string attributes (C ABI, bindings, tests). "ctx" selects the device of ops

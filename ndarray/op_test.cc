@@ -63,11 +63,11 @@ class CountingObserver : public InvokeObserver {
 TEST(Invoke, TracerObservesEveryCallOnItsThreadOnly) {
   CountingObserver obs;
   NDArray x = NDArray::FromVector(std::vector<float>{1, 2}, Shape{2});
-  ThreadDispatchState().tracer = &obs;
+  CurrentDispatchState().tracer = &obs;
   nd::negative(nd::plus_scalar(x, 1));
   std::thread t([&] { nd::negative(x); });  // another thread: not traced
   t.join();
-  ThreadDispatchState().tracer = nullptr;
+  CurrentDispatchState().tracer = nullptr;
   nd::negative(x);
   EXPECT_EQ(obs.names, (std::vector<std::string>{"_plus_scalar", "negative"}));
 }

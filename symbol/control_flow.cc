@@ -17,25 +17,6 @@
 namespace mxnet::sym {
 namespace {
 
-// Kernels run subgraphs and helper ops without recording them (on the autograd tape or a
-// hybridize trace): the control-flow node itself is what gets recorded.
-class QuietDispatch {
- public:
-  QuietDispatch() : st_(ThreadDispatchState()), rec_(st_.is_recording), tracer_(st_.tracer) {
-    st_.is_recording = false;
-    st_.tracer = nullptr;
-  }
-  ~QuietDispatch() {
-    st_.is_recording = rec_;
-    st_.tracer = tracer_;
-  }
-
- private:
-  DispatchState& st_;
-  bool rec_;
-  InvokeObserver* tracer_;
-};
-
 // ---- Subgraph executors (built on first use, shared by all copies of the attributes). ----
 struct Vjp {
   std::unique_ptr<CachedOp> op;
@@ -296,7 +277,7 @@ void BackwardInfer(int num_outputs, V* in, V* out, std::string_view op) {
 // ---- Kernels. ----
 void ForeachForward(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArray> in,
                     std::span<const NDArray> out) {
-  QuietDispatch quiet;
+  QuietDispatchScope quiet;
   const ForeachParam& p = attrs.get<ForeachParam>();
   const Subgraphs& s = Need(p.subgraphs, "_foreach");
   const int nd = p.in_data_locs.ndim(), ns = p.in_state_locs.ndim(), nod = p.num_out_data;
@@ -321,7 +302,7 @@ void ForeachForward(const OpContext& ctx, const OpAttrs& attrs, std::span<const 
 // Recomputes the iterations, then runs them backwards through the body's gradient graph.
 void ForeachBackward(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArray> in,
                      std::span<const NDArray> out) {
-  QuietDispatch quiet;
+  QuietDispatchScope quiet;
   const ForeachParam& p = attrs.get<ForeachParam>();
   const Subgraphs& s = Need(p.subgraphs, "_foreach");
   const int nd = p.in_data_locs.ndim(), ns = p.in_state_locs.ndim(), nr = p.remain_locs.ndim();
@@ -388,7 +369,7 @@ std::vector<std::vector<NDArray>> WhileRun(const WhileLoopParam& p, const Subgra
 
 void WhileForward(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArray> in,
                   std::span<const NDArray> out) {
-  QuietDispatch quiet;
+  QuietDispatchScope quiet;
   const WhileLoopParam& p = attrs.get<WhileLoopParam>();
   const Subgraphs& s = Need(p.subgraphs, "_while_loop");
   std::vector<NDArray> func_x;
@@ -401,7 +382,7 @@ void WhileForward(const OpContext& ctx, const OpAttrs& attrs, std::span<const ND
 
 void WhileBackward(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArray> in,
                    std::span<const NDArray> out) {
-  QuietDispatch quiet;
+  QuietDispatchScope quiet;
   const WhileLoopParam& p = attrs.get<WhileLoopParam>();
   const Subgraphs& s = Need(p.subgraphs, "_while_loop");
   const int no = p.num_outputs, nod = p.num_out_data, nv = p.func_var_locs.ndim();
@@ -443,7 +424,7 @@ int CondBranch(const CondParam& p, const Subgraphs& s, std::span<const NDArray> 
 
 void CondForward(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArray> in,
                  std::span<const NDArray> out) {
-  QuietDispatch quiet;
+  QuietDispatchScope quiet;
   const CondParam& p = attrs.get<CondParam>();
   const Subgraphs& s = Need(p.subgraphs, "_cond");
   int b = CondBranch(p, s, in, ctx.is_train);
@@ -454,7 +435,7 @@ void CondForward(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDA
 
 void CondBackward(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArray> in,
                   std::span<const NDArray> out) {
-  QuietDispatch quiet;
+  QuietDispatchScope quiet;
   const CondParam& p = attrs.get<CondParam>();
   const Subgraphs& s = Need(p.subgraphs, "_cond");
   std::span<const NDArray> og = in.subspan(0, p.num_outputs), fin = in.subspan(p.num_outputs);
@@ -818,24 +799,13 @@ class BodyTracer final : public InvokeObserver {
     }
     return r;
   }
-  // Runs f with this observer as the thread's tracer and recording off.
+  // Runs f with this observer as the current context's tracer and recording off.
   template <typename F>
   auto Run(F&& f) {
-    DispatchState& st = ThreadDispatchState();
-    InvokeObserver* tracer = st.tracer;
-    bool rec = st.is_recording;
-    st.tracer = this;
-    st.is_recording = false;
-    try {
-      auto r = f();
-      st.tracer = tracer;
-      st.is_recording = rec;
-      return r;
-    } catch (...) {
-      st.tracer = tracer;
-      st.is_recording = rec;
-      throw;
-    }
+    DispatchStateScope scope;
+    scope.state().tracer = this;
+    scope.state().is_recording = false;
+    return f();
   }
   std::vector<NDArray> free_arrays;
   std::vector<std::string> free_names;
@@ -850,7 +820,15 @@ class BodyTracer final : public InvokeObserver {
   std::vector<NDArray> keep_;
 };
 
-bool Tracing() { return ThreadDispatchState().tracer != nullptr; }
+bool Tracing() { return CurrentDispatchState().tracer != nullptr; }
+
+// A body input like `a` that does not alias it: a copy, or a placeholder in shape-only dispatch
+// (hybridize traces without running).
+NDArray BodyInput(const NDArray& a) {
+  if (CurrentDispatchState().infer_only || a.is_placeholder())
+    return NDArray::Placeholder(a.shape(), a.device(), a.dtype());
+  return a.copy();
+}
 
 // Positions of `names` among the graph's inputs (-1: unused).
 std::vector<int64_t> LocsOf(const Symbol& g, const std::vector<std::string>& names) {
@@ -902,12 +880,12 @@ std::optional<std::pair<NDArrayVec, NDArrayVec>> TracedForeach(
   NDArrayVec slices, states;
   std::vector<std::string> ph;
   for (size_t j = 0; j < data.size(); ++j) {
-    slices.push_back(sym::SliceRow(data[j], 0).copy());
+    slices.push_back(BodyInput(sym::SliceRow(data[j], 0)));
     ph.push_back(StrCat("foreach_data", j));
     t.Placeholder(slices.back(), ph.back());
   }
   for (size_t j = 0; j < init_states.size(); ++j) {
-    states.push_back(init_states[j].copy());
+    states.push_back(BodyInput(init_states[j]));
     ph.push_back(StrCat("foreach_state", j));
     t.Placeholder(states.back(), ph.back());
   }
@@ -944,12 +922,12 @@ std::optional<std::pair<NDArrayVec, NDArrayVec>> TracedWhile(
   std::vector<std::string> ph;
   for (size_t j = 0; j < loop_vars.size(); ++j) {
     ph.push_back(StrCat("while_loop_var", j));
-    cv.push_back(loop_vars[j].copy());
+    cv.push_back(BodyInput(loop_vars[j]));
     t.Placeholder(cv.back(), ph.back());
   }
   BodyTracer tf("while_loop");
   for (size_t j = 0; j < loop_vars.size(); ++j) {
-    fv.push_back(loop_vars[j].copy());
+    fv.push_back(BodyInput(loop_vars[j]));
     tf.Placeholder(fv.back(), ph[j]);
   }
   NDArray c = t.Run([&] { return cond(cv); });
@@ -1086,11 +1064,18 @@ std::pair<NDArrayVec, NDArrayVec> while_loop(
   if (max_iterations < 1)
     MX_THROW(absl::StatusCode::kInvalidArgument, "while_loop: max_iterations must be >= 1, got ",
              max_iterations);
-  if (Tracing())
+  if (Tracing()) {
     if (auto r = TracedWhile(cond, func, loop_vars, max_iterations)) return *r;
+    if (CurrentDispatchState().infer_only)
+      MX_THROW(absl::StatusCode::kInvalidArgument,
+               "while_loop inside a hybridized forward: func does not use every loop variable, so "
+               "the loop cannot become one _while_loop node (MXNet needs every input used), and "
+               "hybridize traces without running, so it cannot unroll the loop by its condition "
+               "either; use every loop variable in func, or call the block without hybridize()");
+  }
   // Shape-only dispatch (deferred initialization) cannot read the condition: one step gives the
   // shapes.
-  const bool shapes_only = ThreadDispatchState().infer_only;
+  const bool shapes_only = CurrentDispatchState().infer_only;
   NDArrayVec vars = loop_vars;
   std::vector<std::vector<NDArray>> rows;
   int steps = 0;
@@ -1127,7 +1112,7 @@ NDArrayVec cond(const NDArray& pred, const std::function<NDArrayVec()>& then_fun
                 const std::function<NDArrayVec()>& else_func) {
   if (Tracing()) return TracedCond(pred, then_func, else_func);
   // Shape-only dispatch (deferred initialization): both branches give the same shapes.
-  if (ThreadDispatchState().infer_only) return then_func();
+  if (CurrentDispatchState().infer_only) return then_func();
   return sym::Truth(pred, "cond") ? then_func() : else_func();
 }
 

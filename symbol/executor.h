@@ -72,7 +72,7 @@ class CachedOp {
   const std::vector<std::string>& input_names() const { return input_names_; }
 
   // Runs the graph on `inputs` (one per input name; aux states are updated in place in
-  // training mode) and returns the visible outputs. Honors autograd's thread-local
+  // training mode) and returns the visible outputs. Honors the current RuntimeContext's
   // recording/training flags. Errors: wrong number of inputs, shapes/dtypes that do not infer
   // (naming the node), mixed devices.
   NDArrayVec operator()(std::span<const NDArray> inputs);

@@ -106,24 +106,6 @@ struct SgSelfAttParam {
   }
 };
 
-// Kernels run the subgraph without recording it; the fused node is what gets recorded.
-class QuietDispatch {
- public:
-  QuietDispatch() : st_(ThreadDispatchState()), rec_(st_.is_recording), tracer_(st_.tracer) {
-    st_.is_recording = false;
-    st_.tracer = nullptr;
-  }
-  ~QuietDispatch() {
-    st_.is_recording = rec_;
-    st_.tracer = tracer_;
-  }
-
- private:
-  DispatchState& st_;
-  bool rec_;
-  InvokeObserver* tracer_;
-};
-
 template <typename P>
 const Subgraphs& Need(const OpAttrs& a, std::string_view op) {
   const auto& s = a.get<P>().subgraphs;
@@ -279,7 +261,7 @@ void Requantize(const NDArray& y, float lo, float hi, const NDArray& out) {
 template <typename P>
 void SubgraphForward(const OpContext&, const OpAttrs& a, std::span<const NDArray> in,
                      std::span<const NDArray> out) {
-  QuietDispatch quiet;
+  QuietDispatchScope quiet;
   const P& p = a.get<P>();
   const Subgraphs& s = Need<P>(a, "_sg_mkldnn");
   const int nin = static_cast<int>(s.input_names[0].size());

@@ -8,14 +8,7 @@
 namespace mxnet::sym {
 namespace {
 
-struct NameState {
-  std::unordered_map<std::string, int> counters;
-  std::string prefix;
-};
-NameState& Names() {
-  thread_local NameState s;
-  return s;
-}
+NameState& Names() { return RuntimeContext::Current().names; }
 
 Symbol MakeBinary(std::string_view op, const Symbol& a, const Symbol& b) {
   return Symbol::Create(op, {a, b});
@@ -33,10 +26,10 @@ std::string NameManager::Get(const std::string& name, const std::string& hint) {
   int n = s.counters[hint]++;
   return StrCat(s.prefix, hint, n);
 }
-NameManager::Prefix::Prefix(std::string prefix) : saved_(Names().prefix) {
-  Names().prefix = saved_ + prefix;
+NameManager::Prefix::Prefix(std::string prefix) : state_(&Names()), saved_(state_->prefix) {
+  state_->prefix = saved_ + prefix;
 }
-NameManager::Prefix::~Prefix() { Names().prefix = saved_; }
+NameManager::Prefix::~Prefix() { state_->prefix = saved_; }
 void NameManager::Reset() { Names().counters.clear(); }
 
 std::string OpNameHint(const Op& op) {

@@ -145,7 +145,8 @@ inline Symbol var(const std::string& name, const VarOptions& opts = {}) {
   return Symbol::Variable(name, opts);
 }
 
-// Automatic node names (mxnet.name.NameManager): "<hint><counter>" per hint, thread-local.
+// Automatic node names (mxnet.name.NameManager): "<hint><counter>" per hint, counted in the
+// current RuntimeContext (ndarray/runtime_context.h NameState; per thread by default).
 // A Prefix scope prepends a prefix to every name created inside it (mxnet.name.Prefix).
 class NameManager {
  public:
@@ -154,11 +155,14 @@ class NameManager {
    public:
     explicit Prefix(std::string prefix);
     ~Prefix();
+    Prefix(const Prefix&) = delete;
+    Prefix& operator=(const Prefix&) = delete;
 
    private:
+    NameState* state_;  // of the context current at construction
     std::string saved_;
   };
-  // Resets the counters of this thread (tests).
+  // Resets the counters of the current context (tests).
   static void Reset();
 };
 

@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <latch>
+#include <string>
+#include <thread>
+#include <vector>
+
 #include "symbol/graph.h"
 
 namespace mxnet::sym {
@@ -26,6 +31,57 @@ TEST_F(SymbolTest, OperatorsNameNodesLikeMxnet) {
     NameManager::Prefix p("net_");
     EXPECT_EQ((x * y).name(), "net__mul0");
   }
+}
+
+// Counters and prefixes belong to the current RuntimeContext (per thread by default).
+TEST_F(SymbolTest, NamesAreCountedPerContext) {
+  Symbol x = var("x");
+  EXPECT_EQ((x * 2.0).name(), "_mulscalar0");
+  RuntimeContext ctx;
+  {
+    ContextScope s(ctx);
+    EXPECT_EQ((x * 2.0).name(), "_mulscalar0");  // ctx counts on its own
+    NameManager::Prefix p("a_");
+    EXPECT_EQ((x * 2.0).name(), "a__mulscalar1");
+  }
+  EXPECT_EQ((x * 2.0).name(), "_mulscalar1");  // the thread's counter, no prefix
+  EXPECT_EQ(ctx.names.counters.at("_mulscalar"), 2);
+  EXPECT_EQ(ctx.names.prefix, "");
+}
+
+// Two contexts used at once from two threads: each counts its own names, under its own prefix,
+// and keeps its own recording flag, as if the other did not exist.
+TEST_F(SymbolTest, ContextsOnTwoThreadsAreIndependent) {
+  constexpr int kNames = 2000;
+  RuntimeContext ctx[2];
+  std::vector<std::string> names[2];
+  int wrong_flag[2] = {0, 0};
+  std::latch start(2);
+  auto work = [&](int t) {
+    ContextScope s(ctx[t]);
+    NameManager::Prefix p(t == 0 ? "a_" : "b_");
+    CurrentDispatchState().is_recording = t == 1;
+    Symbol x = var("x");
+    start.arrive_and_wait();
+    for (int i = 0; i < kNames; ++i) {
+      names[t].push_back((x * 2.0).name());
+      if (CurrentDispatchState().is_recording != (t == 1)) ++wrong_flag[t];
+    }
+  };
+  std::thread t0(work, 0), t1(work, 1);
+  t0.join();
+  t1.join();
+  for (int t = 0; t < 2; ++t) {
+    ASSERT_EQ(names[t].size(), static_cast<size_t>(kNames));
+    for (int i = 0; i < kNames; ++i)
+      ASSERT_EQ(names[t][i], StrCat(t == 0 ? "a_" : "b_", "_mulscalar", i)) << t;
+    EXPECT_EQ(wrong_flag[t], 0) << t;
+    EXPECT_EQ(ctx[t].names.counters.at("_mulscalar"), kNames);
+    EXPECT_EQ(ctx[t].names.prefix, "");  // the Prefix scope ended
+  }
+  EXPECT_TRUE(ctx[1].dispatch.is_recording);
+  EXPECT_FALSE(ctx[0].dispatch.is_recording);
+  EXPECT_EQ((var("x") * 2.0).name(), "_mulscalar0");  // this thread's default counted nothing
 }
 
 TEST_F(SymbolTest, MissingInputsBecomeNamedVariables) {

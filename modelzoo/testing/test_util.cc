@@ -17,17 +17,12 @@ nlohmann::json ReadJson(const std::string& path) {
 }
 
 Shape InferShapes(Block& net, const Shape& input) {
-  DispatchState& st = ThreadDispatchState();
-  bool prev = st.infer_only;
-  st.infer_only = true;
   NDArray y;
-  try {
+  {
+    DispatchStateScope scope;
+    scope.state().infer_only = true;
     y = net(NDArray::Placeholder(input));
-  } catch (...) {
-    st.infer_only = prev;
-    throw;
   }
-  st.infer_only = prev;
   // Parameters that were never initialized keep their inferred shape in the placeholder that
   // data() handed out; finish_deferred_init moves it into the parameter without allocating.
   for (const auto& [_, p] : net.collect_params()) p->finish_deferred_init();

@@ -264,21 +264,14 @@ void CustomType(const OpAttrs& attrs, DTypeVec* in, DTypeVec* out) {
 
 // While user code runs inside a kernel: ops it calls are not recorded or traced, and run in the
 // kernel's train mode (MXNet runs custom ops with recording off and is_train set).
-class UserCodeScope {
+class UserCodeScope : public DispatchStateScope {
  public:
-  explicit UserCodeScope(bool is_train) : st_(ThreadDispatchState()), saved_(st_) {
-    st_.is_recording = false;
-    st_.tracer = nullptr;
-    st_.infer_only = false;
-    st_.is_training = is_train;
+  explicit UserCodeScope(bool is_train) {
+    state().is_recording = false;
+    state().tracer = nullptr;
+    state().infer_only = false;
+    state().is_training = is_train;
   }
-  ~UserCodeScope() { st_ = saved_; }
-  UserCodeScope(const UserCodeScope&) = delete;
-  UserCodeScope& operator=(const UserCodeScope&) = delete;
-
- private:
-  DispatchState& st_;
-  DispatchState saved_;
 };
 
 using ArrayVec = CustomOp::ArrayVec;

@@ -24,27 +24,13 @@ namespace {
 
 using json = nlohmann::json;
 using testing::AllClose;
+using testing::ModeScope;
 using testing::RandomArray;
 // Throws an invalid-argument error naming each of the parts.
 constexpr auto& ExpectError = testing::ExpectInvalidArgument;
 
 constexpr KernelKey kRef{DeviceType::kCPU, Backend::kReference};
 constexpr KernelKey kOpt{DeviceType::kCPU, Backend::kOptimized};
-
-// Sets the thread's autograd flags for a scope.
-class ModeScope {
- public:
-  ModeScope(bool train, bool record) {
-    auto& st = ThreadDispatchState();
-    old_ = st;
-    st.is_training = train;
-    st.is_recording = record;
-  }
-  ~ModeScope() { ThreadDispatchState() = old_; }
-
- private:
-  DispatchState old_;
-};
 
 NDArray FromJson(const json& j) {
   Shape s;

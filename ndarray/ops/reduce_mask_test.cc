@@ -111,7 +111,7 @@ TEST(DynamicShape, InvokeIntoChecksTheDataDependentShape) {
 // Shape-only dispatch (deferred initialization): concrete inputs give the real shape,
 // placeholder inputs an unknown one.
 TEST(DynamicShape, ShapeOnlyDispatch) {
-  DispatchState& st = ThreadDispatchState();
+  DispatchState& st = CurrentDispatchState();
   st.infer_only = true;
   NDArrayVec a = Invoke("_contrib_boolean_mask",
                         std::vector<NDArray>{Arr({1, 2, 3, 4}, {2, 2}), Arr({0, 1}, {2})});

@@ -92,12 +92,9 @@ namespace {
 // Forward with the default kernel selection, in the case's mode.
 NDArrayVec Forward(const Op& op, const OpAttrs& attrs, const std::vector<NDArray>& in, bool train) {
   random::seed(1234);  // random ops (Dropout masks) repeat exactly across FD evaluations
-  DispatchState& st = ThreadDispatchState();
-  bool old = st.is_training;
-  st.is_training = train;
-  NDArrayVec out = Invoke(op, attrs, in);
-  st.is_training = old;
-  return out;
+  DispatchStateScope scope;
+  scope.state().is_training = train;
+  return Invoke(op, attrs, in);
 }
 
 double Loss(const NDArrayVec& outs, const std::vector<std::vector<double>>& w, int visible) {

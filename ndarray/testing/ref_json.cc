@@ -208,13 +208,4 @@ std::vector<NDArray> CopyAll(const std::vector<NDArray>& in) {
   return out;
 }
 
-ModeScope::ModeScope(bool train, bool record) {
-  auto& st = ThreadDispatchState();
-  old_ = st;
-  st.is_training = train;
-  st.is_recording = record;
-}
-
-ModeScope::~ModeScope() { ThreadDispatchState() = old_; }
-
 }  // namespace mxnet::testing

@@ -81,16 +81,13 @@ void ExpectInvalidArgument(const std::function<void()>& f, const std::vector<std
 // Deep copies (ops that update their inputs in place, e.g. aux states).
 std::vector<NDArray> CopyAll(const std::vector<NDArray>& in);
 
-// Sets the thread's autograd flags (is_training, is_recording) for a scope.
-class ModeScope {
+// Sets the current context's autograd flags (is_training, is_recording) for a scope.
+class ModeScope : public DispatchStateScope {
  public:
-  ModeScope(bool train, bool record);
-  ~ModeScope();
-  ModeScope(const ModeScope&) = delete;
-  ModeScope& operator=(const ModeScope&) = delete;
-
- private:
-  DispatchState old_;
+  ModeScope(bool train, bool record) {
+    state().is_training = train;
+    state().is_recording = record;
+  }
 };
 
 }  // namespace mxnet::testing

@@ -138,17 +138,13 @@ AttrDict Attrs(const json& j) {
   return d;
 }
 
-// The thread's train/record flags for a scope (what autograd.record(train_mode) sets).
-class ModeScope {
+// The current context's train/record flags for a scope (what autograd.record(train_mode) sets).
+class ModeScope : public DispatchStateScope {
  public:
-  ModeScope(bool train, bool record) : old_(ThreadDispatchState()) {
-    ThreadDispatchState().is_training = train;
-    ThreadDispatchState().is_recording = record;
+  ModeScope(bool train, bool record) {
+    state().is_training = train;
+    state().is_recording = record;
   }
-  ~ModeScope() { ThreadDispatchState() = old_; }
-
- private:
-  DispatchState old_;
 };
 
 std::vector<NDArray> Copies(const std::vector<NDArray>& in) {

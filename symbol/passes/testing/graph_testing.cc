@@ -167,29 +167,22 @@ RandomGraph RandomConvGraph(uint64_t seed, const RandomGraphOptions& o) {
 
 std::vector<NDArray> Interpret(const Symbol& s, const std::map<std::string, NDArray>& values,
                                bool is_train) {
-  DispatchState& st = ThreadDispatchState();
-  const bool saved = st.is_training, saved_rec = st.is_recording;
-  st.is_training = is_train;
-  st.is_recording = is_train;  // BatchNorm updates its moving statistics only when recording
+  DispatchStateScope scope;
+  scope.state().is_training = is_train;
+  scope.state().is_recording = is_train;  // BatchNorm updates its moving statistics only then
   std::unordered_map<const Node*, NDArrayVec> out;
-  try {
-    for (const auto& n : s.TopoNodes()) {
-      if (n->is_variable()) {
-        auto it = values.find(n->name);
-        if (it == values.end())
-          MX_THROW(absl::StatusCode::kInvalidArgument, "Interpret: no value for '", n->name, "'");
-        out[n.get()] = {it->second};
-        continue;
-      }
-      NDArrayVec in;
-      for (const auto& e : n->inputs) in.push_back(out.at(e.node.get())[e.index]);
-      out[n.get()] = Invoke(*n->op, n->attrs, in);
+  for (const auto& n : s.TopoNodes()) {
+    if (n->is_variable()) {
+      auto it = values.find(n->name);
+      if (it == values.end())
+        MX_THROW(absl::StatusCode::kInvalidArgument, "Interpret: no value for '", n->name, "'");
+      out[n.get()] = {it->second};
+      continue;
     }
-  } catch (...) {
-    st.is_training = saved, st.is_recording = saved_rec;
-    throw;
+    NDArrayVec in;
+    for (const auto& e : n->inputs) in.push_back(out.at(e.node.get())[e.index]);
+    out[n.get()] = Invoke(*n->op, n->attrs, in);
   }
-  st.is_training = saved, st.is_recording = saved_rec;
   std::vector<NDArray> result;
   for (const auto& e : s.outputs()) result.push_back(out.at(e.node.get())[e.index]);
   return result;
