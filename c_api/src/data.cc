@@ -274,7 +274,8 @@ MXC_STATUS mxc_dataset_get(mxc_dataset* dataset, int64_t index, mxc_ndarray** fi
     if (index < 0 || index >= d->size())
       MX_THROW(absl::StatusCode::kOutOfRange, "index ", index, " is out of range for a dataset of ",
                d->size(), " samples");
-    mxc::ReturnArrays(d->at(index), fields, max_fields, num_fields, "the sample", "fields");
+    mxnet::gluon::data::Sample sample = d->at(index);
+    mxc::ReturnArrays(sample, fields, max_fields, num_fields, "the sample", "fields");
   });
 }
 
@@ -371,7 +372,8 @@ MXC_STATUS mxc_dataloader_next(mxc_ctx* ctx, mxc_dataloader* loader, mxc_ndarray
       *has_batch = 0;
       return;
     }
-    mxc::ReturnArrays(**s->epoch, fields, max_fields, num_fields, "the batch", "fields");
+    data::Batch batch = **s->epoch;  // a copy of a few handles: the batch stays if this fails
+    mxc::ReturnArrays(batch, fields, max_fields, num_fields, "the batch", "fields");
     s->returned = true;
     *has_batch = 1;
   });

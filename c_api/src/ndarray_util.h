@@ -23,10 +23,10 @@ mxnet::NDArray WrapExternal(void* data, size_t nbytes, const mxnet::Shape& shape
                             mxnet::DType dtype, mxnet::Device device, std::function<void()> release,
                             std::string_view arg);
 
-// Writes +1 handles for arrays[0..n) to out[0..n) and *count = n, all or nothing (nothing is
-// written on error). Errors: kOutOfRange "<what> returns <n> <noun> but the <noun> buffer holds
-// <max>".
-void ReturnArrays(std::span<const mxnet::NDArray> arrays, mxc_ndarray** out, size_t max,
-                  size_t* count, std::string_view what, std::string_view noun);
+// Moves arrays[0..n) into +1 handles at out[0..n) and sets *count = n, all or nothing (nothing
+// is written on error). Errors: kOutOfRange "<what> returns <n> <noun> but the <noun> buffer
+// holds <max>".
+void ReturnArrays(std::span<mxnet::NDArray> arrays, mxc_ndarray** out, size_t max, size_t* count,
+                  std::string_view what, std::string_view noun);
 
 }  // namespace mxc
