@@ -261,7 +261,7 @@ static void test_callback(void) {
 }
 
 /* Reads a whole epoch; returns the number of batches and the sum of labels of the first one. */
-static int64_t epoch(mxc_ctx* ctx, mxc_dataloader* dl, int64_t* first_labels, int64_t* last_n) {
+static int64_t epoch(mxc_ctx* ctx, mxc_dataloader* dl, uint64_t* first_labels, int64_t* last_n) {
   int64_t batches = 0;
   for (;;) {
     mxc_ndarray* f[2];
@@ -284,7 +284,7 @@ static int64_t epoch(mxc_ctx* ctx, mxc_dataloader* dl, int64_t* first_labels, in
       int i;
       CHECK_OK(mxc_ndarray_copy_to_host(f[1], lab, (size_t)d[0] * 4));
       *first_labels = 0;
-      for (i = 0; i < d[0]; ++i) *first_labels = *first_labels * 7 + lab[i];
+      for (i = 0; i < d[0]; ++i) *first_labels = *first_labels * 7 + (uint64_t)lab[i];
     }
     mxc_ndarray_free(f[0]);
     mxc_ndarray_free(f[1]);
@@ -312,7 +312,8 @@ static void test_fashion_mnist(void) {
   mxc_dataloader_options o;
   mxc_ctx *c1 = NULL, *c2 = NULL;
   mxc_ctx_options co;
-  int64_t size = 0, nb = 0, l0 = 0, l1 = 0, l2 = 0, last = 0, d[8];
+  int64_t size = 0, nb = 0, last = 0, d[8];
+  uint64_t l0 = 0, l1 = 0, l2 = 0; /* hashes of a batch's labels */
   mxc_ndarray* f[2];
   size_t n = 0, nd = 0;
   int32_t label = -1, has = 0;
@@ -349,7 +350,7 @@ static void test_fashion_mnist(void) {
     int32_t lab[32];
     int i;
     CHECK_OK(mxc_ndarray_copy_to_host(f[1], lab, sizeof lab));
-    for (l2 = 0, i = 0; i < 32; ++i) l2 = l2 * 7 + lab[i];
+    for (l2 = 0, i = 0; i < 32; ++i) l2 = l2 * 7 + (uint64_t)lab[i];
     CHECK(l2 == l0);
   }
   mxc_ndarray_free(f[0]);

@@ -98,7 +98,8 @@ typedef struct mxc_hybridize_options {
 MXC_STATUS mxc_block_hybridize(mxc_block* block, const mxc_hybridize_options* options) MXC_NOEXCEPT;
 
 /* Writes path-symbol.json and path-NNNN.params (epoch NNNN) from the last traced graph (call the
- * hybridized block once first) (HybridBlock.export). Errors: not hybridized / never called.
+ * hybridized block once first) (HybridBlock.export); a SymbolBlock (imports, create) writes the
+ * graph it was made from, no call needed. Errors: not hybridized / never called.
  * Threads: reads the block (may run while other threads call it). */
 MXC_STATUS mxc_block_export(mxc_block* block, const char* path, int32_t epoch) MXC_NOEXCEPT;
 
