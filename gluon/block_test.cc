@@ -397,6 +397,14 @@ TEST(HybridBlock, ExportThenImportGivesTheSameOutputs) {
   Net fresh;
   EXPECT_FALSE(fresh.export_model(prefix).ok());  // never traced
   EXPECT_FALSE(SymbolBlock::imports(prefix + "-symbol.json", {"nope"}).ok());
+  // A SymbolBlock exports its own graph without a call (MXNet's SymbolBlock.export): the
+  // re-imported block gives the same outputs.
+  auto again = SymbolBlock::imports(prefix + "-symbol.json", {"data"}, prefix + "-0007.params");
+  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_TRUE((*again)->export_model(prefix + "2", 1).ok());
+  auto third = SymbolBlock::imports(prefix + "2-symbol.json", {"data"}, prefix + "2-0001.params");
+  ASSERT_TRUE(third.ok()) << third.status();
+  EXPECT_TRUE(AllClose((**third)(x), y, 0, 0));
 }
 
 TEST(HybridBlock, ConcurrentCallsOfOneHybridizedBlock) {

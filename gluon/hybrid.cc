@@ -11,6 +11,7 @@
 #include "autograd/autograd.h"
 #include "base/strings.h"
 #include "gluon/block.h"
+#include "gluon/symbol_block.h"
 #include "ndarray/io.h"
 
 namespace mxnet::gluon {
@@ -223,7 +224,10 @@ sym::CompileReport HybridBlock::compile_report() const {
 }
 
 absl::Status HybridBlock::export_model(const std::string& path, int epoch) const {
-  sym::Symbol graph = cached_graph();
+  // A SymbolBlock exports the graph it was made from (MXNet sets its _cached_graph at
+  // construction); other blocks their last traced graph.
+  const auto* symbol_block = dynamic_cast<const SymbolBlock*>(this);
+  sym::Symbol graph = symbol_block ? symbol_block->graph() : cached_graph();
   if (graph.outputs().empty())
     return absl::FailedPreconditionError(
         "Please first call block.hybridize() and then run forward with this block at least once "

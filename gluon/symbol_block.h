@@ -29,6 +29,8 @@ class SymbolBlock : public HybridBlock {
 
   NDArrayVec forward(const NDArrayVec& inputs) override;
   std::string class_name() const override { return "SymbolBlock"; }
+  // The graph it runs (what export_model writes, as MXNet's SymbolBlock.export, without a call).
+  const sym::Symbol& graph() const { return graph_; }
 
  protected:
   NDArrayVec CallForward(const NDArrayVec& inputs) override { return forward(inputs); }

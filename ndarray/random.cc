@@ -18,11 +18,17 @@ GeneratorSet& GlobalGeneratorSet() {
 void seed(uint64_t seed_state) { GlobalGeneratorSet().seed(seed_state); }
 
 namespace {
+thread_local GeneratorSet* t_override = nullptr;  // ScopedGeneratorSet's set, or nullptr
+
 GeneratorSet& CurrentGeneratorSet() {
+  if (t_override) return *t_override;
   GeneratorSet* own = RuntimeContext::Current().generators();
   return own ? *own : GlobalGeneratorSet();
 }
 }  // namespace
+
+ScopedGeneratorSet::ScopedGeneratorSet(GeneratorSet* set) : saved_(t_override) { t_override = set; }
+ScopedGeneratorSet::~ScopedGeneratorSet() { t_override = saved_; }
 
 GeneratorGuard::GeneratorGuard(Device device) : GeneratorGuard(CurrentGeneratorSet(), device) {}
 

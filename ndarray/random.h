@@ -38,8 +38,24 @@ GeneratorSet& GlobalGeneratorSet();
 // repeatable sequences of random ops on one thread. Contexts with their own set are unaffected.
 void seed(uint64_t seed_state);
 
-// The generator of `device` in the current RuntimeContext's set (the process-wide one unless the
-// context has its own), with the set's lock held for the lifetime of the guard.
+// Interim for the C ABI (c_api/src/ctx_scope.h, until each mxc_ctx holds a RuntimeContext):
+// while alive, GeneratorGuard on this thread draws from `set` (nullptr: no override) ahead of the
+// current RuntimeContext's generators; restores the previous override when destroyed. `set` must
+// outlive the scope.
+class [[nodiscard]] ScopedGeneratorSet {
+ public:
+  explicit ScopedGeneratorSet(GeneratorSet* set);
+  ~ScopedGeneratorSet();
+  ScopedGeneratorSet(const ScopedGeneratorSet&) = delete;
+  ScopedGeneratorSet& operator=(const ScopedGeneratorSet&) = delete;
+
+ private:
+  GeneratorSet* saved_;
+};
+
+// The generator of `device` in this thread's ScopedGeneratorSet, else the current RuntimeContext's
+// set (the process-wide one unless the context has its own), with the set's lock held for the
+// lifetime of the guard.
 class GeneratorGuard {
  public:
   explicit GeneratorGuard(Device device);

@@ -135,6 +135,17 @@ std::shared_ptr<Storage> Storage::Alloc(size_t bytes, Device device) {
   return std::shared_ptr<Storage>(new Storage(p, bytes, cap, device));
 }
 
+std::shared_ptr<Storage> Storage::WrapExternal(void* data, size_t bytes, Device device,
+                                               std::function<void()> release) {
+  // capacity 0 and a custom deleter: the memory never enters the pool.
+  return std::shared_ptr<Storage>(new Storage(data, bytes, 0, device),
+                                  [release = std::move(release)](Storage* s) {
+                                    s->data_ = nullptr;  // the destructor then returns nothing
+                                    delete s;
+                                    if (release) release();
+                                  });
+}
+
 Storage::~Storage() {
   if (!data_) return;
   Pool& pool = GetPool(device_);

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 #include "base/device.h"
@@ -39,6 +40,11 @@ class Storage {
  public:
   // Allocates `bytes` on `device` from the caching allocator (0 bytes gives a null data pointer).
   static std::shared_ptr<Storage> Alloc(size_t bytes, Device device);
+  // Wraps memory the caller owns (zero copy, e.g. the C ABI's external buffers and DLPack
+  // imports): `data` (`bytes` long, on `device`) is used in place and `release` (may be empty)
+  // runs once, on whichever thread drops the last reference. Not pooled, not counted in Stats.
+  static std::shared_ptr<Storage> WrapExternal(void* data, size_t bytes, Device device,
+                                               std::function<void()> release);
   ~Storage();
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "base/error.h"
+#include "ndarray/random.h"
 
 namespace mxnet {
 namespace {
@@ -39,6 +40,50 @@ TEST(Storage, ZeroBytesAndMissingDevices) {
     EXPECT_EQ(e.code(), absl::StatusCode::kUnavailable);
     EXPECT_NE(std::string(e.what()).find("gpu(0)"), std::string::npos);
   }
+}
+
+// External memory: used in place, released exactly once when the last reference (here a second
+// owner) goes, never pooled.
+TEST(Storage, WrapExternal) {
+  Device d = cpu(3);  // a device id no other test uses, so the pool stats are this test's own
+  alignas(64) float buf[4] = {1, 2, 3, 4};
+  int released = 0;
+  auto s = Storage::WrapExternal(buf, sizeof buf, d, [&] { ++released; });
+  EXPECT_EQ(s->data(), buf);
+  EXPECT_EQ(s->bytes(), sizeof buf);
+  auto second = s;
+  s.reset();
+  EXPECT_EQ(released, 0);
+  second.reset();
+  EXPECT_EQ(released, 1);
+  EXPECT_EQ(buf[3], 4);  // the memory was not touched
+  EXPECT_EQ(Storage::GetStats(d).bytes_in_use, 0u);
+  EXPECT_EQ(Storage::GetStats(d).bytes_cached, 0u);
+  EXPECT_EQ(Storage::GetStats(d).allocations, 0u);
+  Storage::WrapExternal(buf, sizeof buf, d, nullptr).reset();  // no release: fine
+}
+
+// Caller-owned generator sets: the same seed gives the same stream as the process-wide
+// generators seeded alike; a ScopedGeneratorSet redirects GeneratorGuard on this thread only
+// while it lives.
+TEST(Random, GeneratorSets) {
+  auto draw = [] { return random::GeneratorGuard(cpu()).gen()(); };
+  random::seed(11);
+  uint64_t global_first = draw();
+  random::GeneratorSet mine(11);
+  {
+    random::ScopedGeneratorSet scope(&mine);
+    EXPECT_EQ(draw(), global_first);  // same seed, same stream
+    uint64_t second = draw();
+    EXPECT_NE(second, global_first);
+    mine.seed(11);
+    EXPECT_EQ(draw(), global_first);  // restarted
+  }
+  random::seed(11);
+  EXPECT_EQ(draw(), global_first);  // the global set was untouched by the scope
+  random::GeneratorSet other(12);
+  random::ScopedGeneratorSet scope(&other);
+  EXPECT_NE(draw(), global_first);
 }
 
 }  // namespace
