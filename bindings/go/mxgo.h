@@ -1,0 +1,59 @@
+/* C helpers of the Go binding (package mxnet): calls whose string or handle arrays must be built
+ * on the C side, because cgo forbids passing Go memory that holds pointers to Go memory.
+ *
+ * Strings arrive packed in one Go byte buffer, each NUL-terminated, in order ("k0\0v0\0k1\0...").
+ * The helpers split them into pointer arrays on the C stack for the duration of the call; the
+ * library never keeps them (the C ABI copies what it keeps), so no Go pointer outlives a call. */
+#ifndef MXGO_H_
+#define MXGO_H_
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "mxc/mxc.h"
+
+/* mxc_invoke with attributes packed as key/value pairs (2 * num_attrs strings in kv). */
+mxc_status* mxgo_invoke(mxc_ctx* ctx, mxc_op* op, mxc_ndarray* const* inputs, size_t num_inputs,
+                        const char* kv, size_t num_attrs, mxc_ndarray** outputs,
+                        size_t max_outputs, size_t* num_outputs);
+/* mxc_op_num_io with packed attributes. */
+mxc_status* mxgo_num_io(mxc_op* op, const char* kv, size_t num_attrs, size_t* num_inputs,
+                        size_t* num_outputs);
+/* mxc_op_input_names with packed attributes. */
+mxc_status* mxgo_input_names(mxc_op* op, const char* kv, size_t num_attrs, char*** names,
+                             size_t* count);
+/* mxc_symbol_create with packed attributes. */
+mxc_status* mxgo_symbol_create(mxc_op* op, mxc_symbol* const* inputs, size_t num_inputs,
+                               const char* kv, size_t num_attrs, const char* name,
+                               mxc_symbol** out);
+/* mxc_ndarray_save / _save_to_buffer with `count` packed names (names NULL: a list). */
+mxc_status* mxgo_save(const char* path, mxc_ndarray* const* arrays, const char* names,
+                      size_t count, const mxc_ndarray_save_options* options);
+mxc_status* mxgo_save_to_buffer(mxc_ndarray* const* arrays, const char* names, size_t count,
+                                const mxc_ndarray_save_options* options, void** data,
+                                size_t* size);
+/* mxc_symbol_compose / _infer_shape / _infer_type with `count` packed names. */
+mxc_status* mxgo_symbol_compose(mxc_symbol* symbol, const char* names,
+                                mxc_symbol* const* substitutes, size_t count, mxc_symbol** out);
+mxc_status* mxgo_symbol_infer_shape(mxc_symbol* symbol, const char* names, const size_t* ndims,
+                                    const int64_t* dims, size_t count, int32_t partial,
+                                    mxc_infer_result** out);
+mxc_status* mxgo_symbol_infer_type(mxc_symbol* symbol, const char* names, const int32_t* dtypes,
+                                   size_t count, mxc_infer_result** out);
+
+/* mxc_ndarray_from_external whose deleter releases the Go value behind the runtime/cgo.Handle
+ * `release` (mxgoRelease, exported by release.go). */
+mxc_status* mxgo_from_external(void* data, size_t nbytes, const int64_t* shape, size_t ndim,
+                               int32_t dtype, mxc_device device, uintptr_t release,
+                               mxc_ndarray** out);
+
+/* The element at `index` of a C string array (cgo cannot index C arrays). */
+static inline const char* mxgo_str_at(char** strs, size_t index) { return strs[index]; }
+static inline const char* mxgo_cstr_at(const char* const* strs, size_t index) {
+  return strs[index];
+}
+static inline mxc_ndarray* mxgo_nd_at(mxc_ndarray** arrays, size_t index) {
+  return arrays[index];
+}
+
+#endif /* MXGO_H_ */
