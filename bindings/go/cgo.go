@@ -50,16 +50,29 @@ type packer struct {
 
 // add appends s; strings holding a NUL byte cannot cross the C ABI and are an error naming what.
 func (p *packer) add(s, what string) error {
-	if strings.IndexByte(s, 0) >= 0 {
-		return newError(CodeInvalidArgument, fmt.Sprintf("%s %q contains a NUL byte", what, s))
+	if !p.tryAdd(s) {
+		return p.addError(s, what)
 	}
-	if p.n >= maxStrings {
-		return newError(CodeInvalidArgument, fmt.Sprintf("more than %d strings in one call", maxStrings))
+	return nil
+}
+
+// tryAdd appends s, or reports false (see addError) for a NUL byte or too many strings.
+func (p *packer) tryAdd(s string) bool {
+	if p.n >= maxStrings || strings.IndexByte(s, 0) >= 0 {
+		return false
 	}
 	p.buf = append(p.buf, s...)
 	p.buf = append(p.buf, 0)
 	p.n++
-	return nil
+	return true
+}
+
+// addError is the error of a failed tryAdd(s); what names s.
+func (p *packer) addError(s, what string) error {
+	if p.n >= maxStrings {
+		return newError(CodeInvalidArgument, fmt.Sprintf("more than %d strings in one call", maxStrings))
+	}
+	return newError(CodeInvalidArgument, fmt.Sprintf("%s %q contains a NUL byte", what, s))
 }
 
 // ptr is the buffer for C (NULL when empty). The buffer holds no Go pointers.

@@ -35,7 +35,6 @@ func FromExternal(data unsafe.Pointer, nbytes int, dtype DType, dev Device, shap
 	var h *C.mxc_ndarray
 	err := statusErr(C.mxgo_from_external(data, C.size_t(nbytes), shapePtr(shape), C.size_t(len(shape)),
 		C.int32_t(dtype), dev.c(), C.uintptr_t(hd), &h))
-	runtime.KeepAlive(shape)
 	if err != nil {
 		hd.Delete()
 		return nil, err

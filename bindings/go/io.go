@@ -5,10 +5,7 @@ package mxnet
 */
 import "C"
 
-import (
-	"runtime"
-	"unsafe"
-)
+import "unsafe"
 
 // FileFormat selects the format Save writes.
 type FileFormat int32
@@ -118,9 +115,6 @@ func Save(path string, arrays []*NDArray, names []string, opts *SaveOptions) err
 	}
 	err = statusErr(C.mxgo_save(cpath, handlesPtr(hs), np, C.size_t(len(hs)), opts.c()))
 	keepAlive(arrays)
-	if p != nil {
-		runtime.KeepAlive(p.buf)
-	}
 	return err
 }
 
@@ -141,9 +135,6 @@ func SaveBytes(arrays []*NDArray, names []string, opts *SaveOptions) ([]byte, er
 	var size C.size_t
 	err = statusErr(C.mxgo_save_to_buffer(handlesPtr(hs), np, C.size_t(len(hs)), opts.c(), &data, &size))
 	keepAlive(arrays)
-	if p != nil {
-		runtime.KeepAlive(p.buf)
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +189,6 @@ func LoadBytes(data []byte, opts *LoadOptions) (arrays []*NDArray, names []strin
 	var cn **C.char
 	var count C.size_t
 	err = statusErr(C.mxc_ndarray_load_from_buffer(slicePtr(data), C.size_t(len(data)), opts.c(), &arr, &cn, &count))
-	runtime.KeepAlive(data)
 	if err != nil {
 		return nil, nil, err
 	}

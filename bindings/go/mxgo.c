@@ -28,15 +28,29 @@ static void split_pairs(const char* kv, size_t n, const char** keys, const char*
 /* VLAs need a positive length. */
 #define AT_LEAST_1(n) ((n) ? (n) : 1)
 
-mxc_status* mxgo_invoke(mxc_ctx* ctx, mxc_op* op, mxc_ndarray* const* inputs, size_t num_inputs,
+mxc_status* mxgo_invoke(void* ctx, void* op, mxc_ndarray* const* inputs, size_t num_inputs,
                         const char* kv, size_t num_attrs, mxc_ndarray** outputs,
                         size_t max_outputs, size_t* num_outputs) {
   const char* keys[AT_LEAST_1(num_attrs)];
   const char* values[AT_LEAST_1(num_attrs)];
   split_pairs(kv, num_attrs, keys, values);
-  return mxc_invoke(ctx, op, inputs, num_inputs, keys, values, num_attrs, outputs, max_outputs,
+  return mxc_invoke((mxc_ctx*)ctx, (mxc_op*)op, inputs, num_inputs, keys, values, num_attrs, outputs, max_outputs,
                     num_outputs);
 }
+
+mxc_status* mxgo_invoke_frame(uintptr_t ctx, uintptr_t op, mxgo_frame* f) {
+  mxc_ndarray* in[MXGO_FRAME_IO];
+  mxc_ndarray* out[MXGO_FRAME_IO] = {NULL};
+  size_t i;
+  mxc_status* s;
+  for (i = 0; i < f->num_inputs && i < MXGO_FRAME_IO; ++i) in[i] = (mxc_ndarray*)f->inputs[i];
+  s = mxgo_invoke((void*)ctx, (void*)op, in, f->num_inputs, f->kv, f->num_attrs, out, f->max_outputs,
+                  &f->num_outputs);
+  for (i = 0; !s && i < f->num_outputs && i < MXGO_FRAME_IO; ++i) f->outputs[i] = (uintptr_t)out[i];
+  return s;
+}
+
+void mxgo_ndarray_free(uintptr_t array) { mxc_ndarray_free((mxc_ndarray*)array); }
 
 mxc_status* mxgo_num_io(mxc_op* op, const char* kv, size_t num_attrs, size_t* num_inputs,
                         size_t* num_outputs) {

@@ -12,10 +12,33 @@
 
 #include "mxc/mxc.h"
 
-/* mxc_invoke with attributes packed as key/value pairs (2 * num_attrs strings in kv). */
-mxc_status* mxgo_invoke(mxc_ctx* ctx, mxc_op* op, mxc_ndarray* const* inputs, size_t num_inputs,
+/* mxc_invoke with attributes packed as key/value pairs (2 * num_attrs strings in kv). The ctx
+ * and op handles come as void*: cgo boxes (allocates) a pointer to an incomplete C struct when it
+ * checks a call's arguments, and this is the hot path. */
+mxc_status* mxgo_invoke(void* ctx, void* op, mxc_ndarray* const* inputs, size_t num_inputs,
                         const char* kv, size_t num_attrs, mxc_ndarray** outputs,
                         size_t max_outputs, size_t* num_outputs);
+/* The operands of one small mxc_invoke in one object, so cgo checks one pointer argument instead
+ * of four: up to MXGO_FRAME_IO inputs and outputs, and the packed attributes when they fit in
+ * MXGO_FRAME_KV bytes. Allocated by Go. The handles are stored as uintptr_t so that the object
+ * has no pointer words: cgo's argument check then need not look at each of them. */
+#define MXGO_FRAME_IO 4
+#define MXGO_FRAME_KV 240
+typedef struct mxgo_frame {
+  size_t num_inputs;
+  size_t num_attrs;
+  size_t max_outputs;
+  size_t num_outputs;
+  uintptr_t inputs[MXGO_FRAME_IO];  /* mxc_ndarray* */
+  uintptr_t outputs[MXGO_FRAME_IO]; /* mxc_ndarray* */
+  char kv[MXGO_FRAME_KV];
+} mxgo_frame;
+/* mxc_invoke on a frame's operands; ctx and op are handles as integers (cgo checks pointer
+ * arguments, and these are never Go pointers). */
+mxc_status* mxgo_invoke_frame(uintptr_t ctx, uintptr_t op, mxgo_frame* frame);
+
+/* mxc_ndarray_free taking the handle as an integer (as mxgo_invoke_frame, for NDArray.Close). */
+void mxgo_ndarray_free(uintptr_t array);
 /* mxc_op_num_io with packed attributes. */
 mxc_status* mxgo_num_io(mxc_op* op, const char* kv, size_t num_attrs, size_t* num_inputs,
                         size_t* num_outputs);

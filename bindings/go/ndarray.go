@@ -45,7 +45,7 @@ func (x *NDArray) Close() error {
 	}
 	if h := x.h.Swap(nil); h != nil {
 		runtime.SetFinalizer(x, nil)
-		C.mxc_ndarray_free(h)
+		C.mxgo_ndarray_free(C.uintptr_t(uintptr(unsafe.Pointer(h))))
 	}
 	return nil
 }
@@ -65,13 +65,22 @@ func (x *NDArray) handle(what string) (*C.mxc_ndarray, error) {
 
 // handles returns the handles of xs; what names the slice in errors ("inputs[2] is ...").
 func handles(xs []*NDArray, what string) ([]*C.mxc_ndarray, error) {
-	hs := make([]*C.mxc_ndarray, len(xs))
+	return appendHandles(make([]*C.mxc_ndarray, 0, len(xs)), xs, what)
+}
+
+// appendHandles appends the handles of xs to hs (the error, built only on failure, names the
+// entry).
+func appendHandles(hs []*C.mxc_ndarray, xs []*NDArray, what string) ([]*C.mxc_ndarray, error) {
 	for i, x := range xs {
-		h, err := x.handle(fmt.Sprintf("%s[%d]", what, i))
-		if err != nil {
+		var h *C.mxc_ndarray
+		if x != nil {
+			h = x.h.Load()
+		}
+		if h == nil {
+			_, err := x.handle(fmt.Sprintf("%s[%d]", what, i))
 			return nil, err
 		}
-		hs[i] = h
+		hs = append(hs, h)
 	}
 	return hs, nil
 }
@@ -104,7 +113,6 @@ func shapePtr(shape []int64) *C.int64_t {
 func Zeros(shape []int64, dtype DType, dev Device) (*NDArray, error) {
 	var h *C.mxc_ndarray
 	err := statusErr(C.mxc_ndarray_create(shapePtr(shape), C.size_t(len(shape)), C.int32_t(dtype), dev.c(), &h))
-	runtime.KeepAlive(shape)
 	if err != nil {
 		return nil, err
 	}
@@ -118,8 +126,6 @@ func FromBytes(data []byte, dtype DType, shape ...int64) (*NDArray, error) {
 	var h *C.mxc_ndarray
 	err := statusErr(C.mxc_ndarray_from_host(slicePtr(data), C.size_t(len(data)), shapePtr(shape), C.size_t(len(shape)),
 		C.int32_t(dtype), CPU.c(), &h))
-	runtime.KeepAlive(data)
-	runtime.KeepAlive(shape)
 	if err != nil {
 		return nil, err
 	}
@@ -264,7 +270,6 @@ func (x *NDArray) copyIn(src unsafe.Pointer, nbytes int) error {
 // Goroutines: writes the array.
 func (x *NDArray) CopyFromBytes(src []byte) error {
 	err := x.copyIn(slicePtr(src), len(src))
-	runtime.KeepAlive(src)
 	return err
 }
 
@@ -304,7 +309,6 @@ func (x *NDArray) Reshape(ctx *Ctx, shape ...int64) (*NDArray, error) {
 	err = statusErr(C.mxc_ndarray_reshape(c, h, shapePtr(shape), C.size_t(len(shape)), &out))
 	ctx.release()
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(shape)
 	if err != nil {
 		return nil, err
 	}

@@ -7,9 +7,9 @@ import "C"
 
 import (
 	"fmt"
-	"runtime"
 	"sort"
 	"sync"
+	"unsafe"
 
 	"mxnet.local/mxnet/internal/attr"
 )
@@ -212,11 +212,13 @@ func Invoke(ctx *Ctx, name string, inputs []*NDArray, attrs Attrs) ([]*NDArray, 
 	if err != nil {
 		return nil, err
 	}
-	p := &packer{}
-	if err := attrs.pack(p); err != nil {
+	f := getFrame()
+	defer framePool.Put(f)
+	p := packer{buf: frameKV(f)}
+	if err := attrs.pack(&p); err != nil {
 		return nil, err
 	}
-	return op.invoke(ctx, inputs, p)
+	return op.invoke(ctx, inputs, &p, f)
 }
 
 // Call runs the operator like Invoke, with the attributes as alternating key, value strings in
@@ -226,30 +228,43 @@ func (op *Op) Call(ctx *Ctx, inputs []*NDArray, kv ...string) ([]*NDArray, error
 	if len(kv)%2 != 0 {
 		return nil, newError(CodeInvalidArgument, "Op.Call: attributes must be key, value pairs")
 	}
-	p := &packer{}
+	f := getFrame()
+	defer framePool.Put(f)
+	p := packer{buf: frameKV(f)}
 	for i, s := range kv {
-		what := "attribute name"
-		if i%2 == 1 {
-			what = "value of attribute '" + kv[i-1] + "'"
-		}
-		if err := p.add(s, what); err != nil {
-			return nil, err
+		if !p.tryAdd(s) {
+			what := "attribute name"
+			if i%2 == 1 {
+				what = "value of attribute '" + kv[i-1] + "'"
+			}
+			return nil, p.addError(s, what)
 		}
 	}
-	return op.invoke(ctx, inputs, p)
+	return op.invoke(ctx, inputs, &p, f)
 }
 
-func (op *Op) invoke(ctx *Ctx, inputs []*NDArray, p *packer) ([]*NDArray, error) {
-	info, err := op.Info()
-	if err != nil {
-		return nil, err
-	}
-	hs, err := handles(inputs, "inputs")
-	if err != nil {
-		return nil, err
+// framePool recycles call frames: a frame is used by one call at a time and holds nothing after
+// it (the outputs are wrapped before it goes back), and reusing warm memory beats allocating and
+// zeroing 336 bytes per call.
+var framePool = sync.Pool{New: func() any { return new(C.mxgo_frame) }}
+
+func getFrame() *C.mxgo_frame { return framePool.Get().(*C.mxgo_frame) }
+
+// frameKV is f's attribute buffer as an empty byte slice of its capacity: a packer appending to it
+// writes in place until it outgrows it.
+func frameKV(f *C.mxgo_frame) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(&f.kv[0])), len(f.kv))[:0]
+}
+
+// invoke runs the operator on inputs with the attributes packed in p; f is the frame whose kv
+// buffer p started in.
+func (op *Op) invoke(ctx *Ctx, inputs []*NDArray, p *packer, f *C.mxgo_frame) ([]*NDArray, error) {
+	op.once.Do(op.load)
+	if op.err != nil {
+		return nil, op.err
 	}
 	nattrs := C.size_t(p.n / 2)
-	maxOut := info.NumOutputs
+	maxOut := op.info.NumOutputs
 	if maxOut < 0 {
 		var nin, nout C.size_t
 		if err := statusErr(C.mxgo_num_io(op.h, p.ptr(), nattrs, &nin, &nout)); err != nil {
@@ -257,29 +272,70 @@ func (op *Op) invoke(ctx *Ctx, inputs []*NDArray, p *packer) ([]*NDArray, error)
 		}
 		maxOut = int(nout)
 	}
-	var small [4]*C.mxc_ndarray
-	outs := small[:]
-	if maxOut > len(small) {
-		outs = make([]*C.mxc_ndarray, maxOut)
+	inFrame := len(p.buf) == 0 || unsafe.Pointer(&p.buf[0]) == unsafe.Pointer(&f.kv[0])
+	if len(inputs) <= C.MXGO_FRAME_IO && maxOut <= C.MXGO_FRAME_IO && inFrame {
+		return op.invokeSmall(ctx, inputs, f, p.n/2, maxOut)
 	}
+	hs, err := handles(inputs, "inputs")
+	if err != nil {
+		return nil, err
+	}
+	outs := make([]*C.mxc_ndarray, maxOut+1) // +1: &outs[0] exists when maxOut is 0
+	var n C.size_t
 	c, err := ctx.acquire()
 	if err != nil {
 		return nil, err
 	}
-	var n C.size_t
-	err = statusErr(C.mxgo_invoke(c, op.h, handlesPtr(hs), C.size_t(len(hs)), p.ptr(), nattrs,
-		&outs[0], C.size_t(maxOut), &n))
+	err = statusErr(C.mxgo_invoke(unsafe.Pointer(c), unsafe.Pointer(op.h), handlesPtr(hs), C.size_t(len(hs)),
+		p.ptr(), nattrs, &outs[0], C.size_t(maxOut), &n))
 	ctx.release()
 	keepAlive(inputs)
-	runtime.KeepAlive(p.buf)
 	if err != nil {
 		return nil, err
 	}
-	res := make([]*NDArray, int(n))
+	return wrapOutputs(outs[:n]), nil
+}
+
+// invokeSmall is invoke with every operand in the frame f, whose kv buffer holds the nattrs
+// packed attributes (the common case: one pointer for cgo to check).
+func (op *Op) invokeSmall(ctx *Ctx, inputs []*NDArray, f *C.mxgo_frame, nattrs, maxOut int) ([]*NDArray, error) {
+	for i, x := range inputs {
+		var h *C.mxc_ndarray
+		if x != nil {
+			h = x.h.Load()
+		}
+		if h == nil {
+			_, err := x.handle(fmt.Sprintf("inputs[%d]", i))
+			return nil, err
+		}
+		f.inputs[i] = C.uintptr_t(uintptr(unsafe.Pointer(h)))
+	}
+	f.num_inputs, f.num_attrs, f.max_outputs = C.size_t(len(inputs)), C.size_t(nattrs), C.size_t(maxOut)
+	c, err := ctx.acquire()
+	if err != nil {
+		return nil, err
+	}
+	err = statusErr(C.mxgo_invoke_frame(C.uintptr_t(uintptr(unsafe.Pointer(c))), C.uintptr_t(uintptr(unsafe.Pointer(op.h))), f))
+	ctx.release()
+	keepAlive(inputs)
+	if err != nil {
+		return nil, err
+	}
+	res := make([]*NDArray, int(f.num_outputs))
 	for i := range res {
-		res[i] = newNDArray(outs[i])
+		// The slot holds a library handle (never a Go pointer) as an integer.
+		res[i] = newNDArray(*(**C.mxc_ndarray)(unsafe.Pointer(&f.outputs[i])))
 	}
 	return res, nil
+}
+
+// wrapOutputs wraps the +1 output handles of a call.
+func wrapOutputs(outs []*C.mxc_ndarray) []*NDArray {
+	res := make([]*NDArray, len(outs))
+	for i, h := range outs {
+		res[i] = newNDArray(h)
+	}
+	return res
 }
 
 // NumIO returns the input count and visible output count for attrs. Errors: bad attributes
@@ -291,7 +347,6 @@ func (op *Op) NumIO(attrs Attrs) (numInputs, numOutputs int, err error) {
 	}
 	var nin, nout C.size_t
 	err = statusErr(C.mxgo_num_io(op.h, p.ptr(), C.size_t(p.n/2), &nin, &nout))
-	runtime.KeepAlive(p.buf)
 	return int(nin), int(nout), err
 }
 
@@ -305,7 +360,6 @@ func (op *Op) InputNames(attrs Attrs) ([]string, error) {
 	var names **C.char
 	var n C.size_t
 	err := statusErr(C.mxgo_input_names(op.h, p.ptr(), C.size_t(p.n/2), &names, &n))
-	runtime.KeepAlive(p.buf)
 	if err != nil {
 		return nil, err
 	}

@@ -126,11 +126,11 @@ func TestHalfConversions(t *testing.T) {
 		h mxnet.Half
 	}{
 		{1, 0x3c00}, {-2, 0xc000}, {65504, 0x7bff}, {0.5, 0x3800}, {0, 0},
-		{float32(math.Pow(2, -24)), 0x0001},      // smallest subnormal
-		{float32(math.Pow(2, -14)), 0x0400},      // smallest normal
-		{65520, 0x7c00},                          // rounds up to Inf
-		{1 + 1.0/2048, 0x3c00},                   // tie: to even (down)
-		{1 + 3.0/2048, 0x3c02},                   // tie: to even (up)
+		{float32(math.Pow(2, -24)), 0x0001}, // smallest subnormal
+		{float32(math.Pow(2, -14)), 0x0400}, // smallest normal
+		{65520, 0x7c00},                     // rounds up to Inf
+		{1 + 1.0/2048, 0x3c00},              // tie: to even (down)
+		{1 + 3.0/2048, 0x3c02},              // tie: to even (up)
 		{float32(math.Inf(-1)), 0xfc00},
 	}
 	for _, c := range cases {

@@ -7,7 +7,6 @@ import "C"
 
 import (
 	"fmt"
-	"runtime"
 	"unsafe"
 )
 
@@ -18,22 +17,21 @@ func FromSlice[T Element](data []T, shape ...int64) (*NDArray, error) {
 	if len(shape) == 0 {
 		shape = []int64{int64(len(data))}
 	}
-	return fromHost(slicePtr(data), len(data)*DTypeOf[T]().Size(), DTypeOf[T](), shape, data)
+	return fromHost(slicePtr(data), len(data)*DTypeOf[T]().Size(), DTypeOf[T](), shape)
 }
 
 // Scalar returns a 0-d cpu(0) array holding v.
 func Scalar[T Element](v T) (*NDArray, error) {
 	data := []T{v}
-	return fromHost(slicePtr(data), DTypeOf[T]().Size(), DTypeOf[T](), nil, data)
+	return fromHost(slicePtr(data), DTypeOf[T]().Size(), DTypeOf[T](), nil)
 }
 
-// fromHost copies nbytes at p (owned by keep) into a new cpu(0) array.
-func fromHost(p unsafe.Pointer, nbytes int, dtype DType, shape []int64, keep any) (*NDArray, error) {
+// fromHost copies nbytes at p into a new cpu(0) array. (Go memory passed to a C call stays
+// alive during the call: only the wrappers with finalizers need runtime.KeepAlive.)
+func fromHost(p unsafe.Pointer, nbytes int, dtype DType, shape []int64) (*NDArray, error) {
 	var h *C.mxc_ndarray
 	err := statusErr(C.mxc_ndarray_from_host(p, C.size_t(nbytes), shapePtr(shape), C.size_t(len(shape)),
 		C.int32_t(dtype), CPU.c(), &h))
-	runtime.KeepAlive(keep)
-	runtime.KeepAlive(shape)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +76,6 @@ func CopyToSlice[T Element](x *NDArray, dst []T) error {
 		return err
 	}
 	err := x.copyOut(slicePtr(dst), len(dst)*DTypeOf[T]().Size())
-	runtime.KeepAlive(dst)
 	return err
 }
 
@@ -89,7 +86,6 @@ func CopyFromSlice[T Element](x *NDArray, src []T) error {
 		return err
 	}
 	err := x.copyIn(slicePtr(src), len(src)*DTypeOf[T]().Size())
-	runtime.KeepAlive(src)
 	return err
 }
 

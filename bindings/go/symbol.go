@@ -56,8 +56,12 @@ func (s *Symbol) handle(what string) (*C.mxc_symbol, error) {
 func symbolHandles(ss []*Symbol, what string) ([]*C.mxc_symbol, error) {
 	hs := make([]*C.mxc_symbol, len(ss))
 	for i, s := range ss {
-		h, err := s.handle(fmt.Sprintf("%s[%d]", what, i))
-		if err != nil {
+		var h *C.mxc_symbol
+		if s != nil {
+			h = s.h.Load()
+		}
+		if h == nil {
+			_, err := s.handle(fmt.Sprintf("%s[%d]", what, i))
 			return nil, err
 		}
 		hs[i] = h
@@ -176,7 +180,6 @@ func CreateSymbol(opName string, inputs []*Symbol, attrs Attrs, name string) (*S
 	var h *C.mxc_symbol
 	err = statusErr(C.mxgo_symbol_create(op.h, symbolsPtr(hs), C.size_t(len(hs)), p.ptr(), C.size_t(p.n/2), cn, &h))
 	keepAliveSymbols(inputs)
-	runtime.KeepAlive(p.buf)
 	return symbolResult(h, err)
 }
 
@@ -247,7 +250,6 @@ func (s *Symbol) Compose(subs map[string]*Symbol) (*Symbol, error) {
 	err = statusErr(C.mxgo_symbol_compose(h, p.ptr(), symbolsPtr(hs), C.size_t(len(hs)), &out))
 	runtime.KeepAlive(s)
 	keepAliveSymbols(vals)
-	runtime.KeepAlive(p.buf)
 	return symbolResult(out, err)
 }
 
@@ -361,9 +363,6 @@ func (s *Symbol) InferShape(known map[string][]int64, partial bool) (*ShapeInfer
 	var r *C.mxc_infer_result
 	err = statusErr(C.mxgo_symbol_infer_shape(h, p.ptr(), ndimsPtr, shapePtr(dims), C.size_t(len(names)), boolInt(partial), &r))
 	runtime.KeepAlive(s)
-	runtime.KeepAlive(p.buf)
-	runtime.KeepAlive(ndims)
-	runtime.KeepAlive(dims)
 	if err != nil {
 		return nil, err
 	}
@@ -422,8 +421,6 @@ func (s *Symbol) InferType(known map[string]DType) (*TypeInference, error) {
 	var r *C.mxc_infer_result
 	err = statusErr(C.mxgo_symbol_infer_type(h, p.ptr(), dtsPtr, C.size_t(len(names)), &r))
 	runtime.KeepAlive(s)
-	runtime.KeepAlive(p.buf)
-	runtime.KeepAlive(dts)
 	if err != nil {
 		return nil, err
 	}

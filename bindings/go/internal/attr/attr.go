@@ -19,7 +19,9 @@ func Bool(b bool) string {
 }
 
 // Int formats an integer in decimal.
-func Int[T ~int | ~int8 | ~int16 | ~int32 | ~int64](v T) string { return strconv.FormatInt(int64(v), 10) }
+func Int[T ~int | ~int8 | ~int16 | ~int32 | ~int64](v T) string {
+	return strconv.FormatInt(int64(v), 10)
+}
 
 // Uint formats an unsigned integer in decimal.
 func Uint[T ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uintptr](v T) string {
