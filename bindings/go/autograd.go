@@ -5,10 +5,7 @@ package mxnet
 */
 import "C"
 
-import (
-	"fmt"
-	"runtime"
-)
+import "fmt"
 
 // GradReq is a gradient request (MXNet's grad_req).
 type GradReq int32
@@ -27,54 +24,42 @@ func boolInt(b bool) C.int32_t {
 	return 0
 }
 
-// SetRecording sets the Ctx's autograd recording flag (mx.autograd.set_recording) and returns
-// the previous value. Operators run under a recording Ctx are recorded for Backward and Grad.
-func (c *Ctx) SetRecording(recording bool) (previous bool, err error) {
+// flagCall runs f (a ctx flag getter or setter writing an int32 flag) on the locked Ctx.
+func (c *Ctx) flagCall(f func(h *C.mxc_ctx, out *C.int32_t) *C.mxc_status) (bool, error) {
 	h, err := c.acquireNonNil()
 	if err != nil {
 		return false, err
 	}
 	defer c.release()
-	var prev C.int32_t
-	err = statusErr(C.mxc_autograd_set_recording(h, boolInt(recording), &prev))
-	return prev != 0, err
+	var v C.int32_t
+	err = statusErr(f(h, &v))
+	return v != 0, err
+}
+
+// SetRecording sets the Ctx's autograd recording flag (mx.autograd.set_recording) and returns
+// the previous value. Operators run under a recording Ctx are recorded for Backward and Grad.
+func (c *Ctx) SetRecording(recording bool) (previous bool, err error) {
+	return c.flagCall(func(h *C.mxc_ctx, prev *C.int32_t) *C.mxc_status {
+		return C.mxc_autograd_set_recording(h, boolInt(recording), prev)
+	})
 }
 
 // SetTraining sets the Ctx's training flag (mx.autograd.set_training: Dropout and BatchNorm
 // behave as in training) and returns the previous value.
 func (c *Ctx) SetTraining(training bool) (previous bool, err error) {
-	h, err := c.acquireNonNil()
-	if err != nil {
-		return false, err
-	}
-	defer c.release()
-	var prev C.int32_t
-	err = statusErr(C.mxc_autograd_set_training(h, boolInt(training), &prev))
-	return prev != 0, err
+	return c.flagCall(func(h *C.mxc_ctx, prev *C.int32_t) *C.mxc_status {
+		return C.mxc_autograd_set_training(h, boolInt(training), prev)
+	})
 }
 
 // IsRecording reports the recording flag.
 func (c *Ctx) IsRecording() (bool, error) {
-	h, err := c.acquireNonNil()
-	if err != nil {
-		return false, err
-	}
-	defer c.release()
-	var v C.int32_t
-	err = statusErr(C.mxc_autograd_is_recording(h, &v))
-	return v != 0, err
+	return c.flagCall(func(h *C.mxc_ctx, v *C.int32_t) *C.mxc_status { return C.mxc_autograd_is_recording(h, v) })
 }
 
 // IsTraining reports the training flag.
 func (c *Ctx) IsTraining() (bool, error) {
-	h, err := c.acquireNonNil()
-	if err != nil {
-		return false, err
-	}
-	defer c.release()
-	var v C.int32_t
-	err = statusErr(C.mxc_autograd_is_training(h, &v))
-	return v != 0, err
+	return c.flagCall(func(h *C.mxc_ctx, v *C.int32_t) *C.mxc_status { return C.mxc_autograd_is_training(h, v) })
 }
 
 // withFlags runs f with the flags set as given (nil: unchanged) and restores them afterwards,
@@ -128,12 +113,9 @@ func (c *Ctx) PredictMode(f func() error) error { return c.withFlags(nil, &no, f
 // (attach_grad). Errors: an unknown req (INVALID_ARGUMENT), a closed array.
 // Goroutines: writes the array.
 func (x *NDArray) AttachGrad(req GradReq) error {
-	h, err := x.handle("array")
-	if err != nil {
-		return err
-	}
-	err = statusErr(C.mxc_ndarray_attach_grad(h, C.int32_t(req)))
-	runtime.KeepAlive(x)
+	_, err := get(x, func(h *C.mxc_ndarray, _ *struct{}) *C.mxc_status {
+		return C.mxc_ndarray_attach_grad(h, C.int32_t(req))
+	})
 	return err
 }
 
@@ -141,17 +123,7 @@ func (x *NDArray) AttachGrad(req GradReq) error {
 // backward passes update what it shows); close it when done. Errors: FAILED_PRECONDITION when x
 // is no variable.
 func (x *NDArray) Grad() (*NDArray, error) {
-	h, err := x.handle("array")
-	if err != nil {
-		return nil, err
-	}
-	var g *C.mxc_ndarray
-	err = statusErr(C.mxc_ndarray_grad(h, &g))
-	runtime.KeepAlive(x)
-	if err != nil {
-		return nil, err
-	}
-	return newNDArray(g), nil
+	return derive(x, func(h *C.mxc_ndarray, out **C.mxc_ndarray) *C.mxc_status { return C.mxc_ndarray_grad(h, out) })
 }
 
 // MarkVariables marks variables[i] as a variable with gradient buffer gradients[i] (same shape)

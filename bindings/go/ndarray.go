@@ -132,15 +132,21 @@ func FromBytes(data []byte, dtype DType, shape ...int64) (*NDArray, error) {
 	return newNDArray(h), nil
 }
 
-// NDim returns the number of dims (0 for a scalar). Errors: a closed array.
-func (x *NDArray) NDim() (int, error) {
+// get runs a getter f on x's handle and returns what it wrote (a closed array is an error).
+func get[T any](x *NDArray, f func(h *C.mxc_ndarray, out *T) *C.mxc_status) (T, error) {
+	var v T
 	h, err := x.handle("array")
 	if err != nil {
-		return 0, err
+		return v, err
 	}
-	var n C.size_t
-	err = statusErr(C.mxc_ndarray_ndim(h, &n))
+	err = statusErr(f(h, &v))
 	runtime.KeepAlive(x)
+	return v, err
+}
+
+// NDim returns the number of dims (0 for a scalar). Errors: a closed array.
+func (x *NDArray) NDim() (int, error) {
+	n, err := get(x, func(h *C.mxc_ndarray, n *C.size_t) *C.mxc_status { return C.mxc_ndarray_ndim(h, n) })
 	return int(n), err
 }
 
@@ -171,37 +177,19 @@ func (x *NDArray) Shape() ([]int64, error) {
 
 // Size returns the number of elements (1 for a scalar). Errors: a closed array.
 func (x *NDArray) Size() (int64, error) {
-	h, err := x.handle("array")
-	if err != nil {
-		return 0, err
-	}
-	var n C.int64_t
-	err = statusErr(C.mxc_ndarray_size(h, &n))
-	runtime.KeepAlive(x)
+	n, err := get(x, func(h *C.mxc_ndarray, n *C.int64_t) *C.mxc_status { return C.mxc_ndarray_size(h, n) })
 	return int64(n), err
 }
 
 // NBytes returns the size of the data in bytes: Size() * DType().Size(). Errors: a closed array.
 func (x *NDArray) NBytes() (int, error) {
-	h, err := x.handle("array")
-	if err != nil {
-		return 0, err
-	}
-	var n C.size_t
-	err = statusErr(C.mxc_ndarray_nbytes(h, &n))
-	runtime.KeepAlive(x)
+	n, err := get(x, func(h *C.mxc_ndarray, n *C.size_t) *C.mxc_status { return C.mxc_ndarray_nbytes(h, n) })
 	return int(n), err
 }
 
 // DType returns the element type. Errors: a closed array.
 func (x *NDArray) DType() (DType, error) {
-	h, err := x.handle("array")
-	if err != nil {
-		return DTypeUnknown, err
-	}
-	var d C.int32_t
-	err = statusErr(C.mxc_ndarray_dtype(h, &d))
-	runtime.KeepAlive(x)
+	d, err := get(x, func(h *C.mxc_ndarray, d *C.int32_t) *C.mxc_status { return C.mxc_ndarray_dtype(h, d) })
 	if err != nil {
 		return DTypeUnknown, err
 	}
@@ -210,13 +198,7 @@ func (x *NDArray) DType() (DType, error) {
 
 // Device returns the device holding the data. Errors: a closed array.
 func (x *NDArray) Device() (Device, error) {
-	h, err := x.handle("array")
-	if err != nil {
-		return Device{}, err
-	}
-	var d C.mxc_device
-	err = statusErr(C.mxc_ndarray_device(h, &d))
-	runtime.KeepAlive(x)
+	d, err := get(x, func(h *C.mxc_ndarray, d *C.mxc_device) *C.mxc_status { return C.mxc_ndarray_device(h, d) })
 	return deviceFromC(d), err
 }
 
@@ -279,13 +261,12 @@ func (x *NDArray) Copy() (*NDArray, error) { return x.CopyTo(Device{}) }
 // CopyTo returns a deep copy on dev (the zero Device: the array's own device). Errors: a device
 // this build lacks (UNAVAILABLE), a closed array.
 func (x *NDArray) CopyTo(dev Device) (*NDArray, error) {
-	h, err := x.handle("array")
-	if err != nil {
-		return nil, err
-	}
-	var out *C.mxc_ndarray
-	err = statusErr(C.mxc_ndarray_copy(h, dev.c(), &out))
-	runtime.KeepAlive(x)
+	return derive(x, func(h *C.mxc_ndarray, out **C.mxc_ndarray) *C.mxc_status { return C.mxc_ndarray_copy(h, dev.c(), out) })
+}
+
+// derive runs f, which makes a new array from x's handle, and wraps the result.
+func derive(x *NDArray, f func(h *C.mxc_ndarray, out **C.mxc_ndarray) *C.mxc_status) (*NDArray, error) {
+	out, err := get(x, f)
 	if err != nil {
 		return nil, err
 	}
@@ -297,54 +278,33 @@ func (x *NDArray) CopyTo(dev Device) (*NDArray, error) {
 // is recording and x is tracked by autograd (then it is recorded as MXNet's Reshape). ctx may be
 // nil. Errors: the element count differs (naming both shapes), bad codes (INVALID_ARGUMENT).
 func (x *NDArray) Reshape(ctx *Ctx, shape ...int64) (*NDArray, error) {
-	h, err := x.handle("array")
-	if err != nil {
-		return nil, err
-	}
-	c, err := ctx.acquire()
-	if err != nil {
-		return nil, err
-	}
-	var out *C.mxc_ndarray
-	err = statusErr(C.mxc_ndarray_reshape(c, h, shapePtr(shape), C.size_t(len(shape)), &out))
-	ctx.release()
-	runtime.KeepAlive(x)
-	if err != nil {
-		return nil, err
-	}
-	return newNDArray(out), nil
+	return deriveCtx(x, ctx, func(c *C.mxc_ctx, h *C.mxc_ndarray, out **C.mxc_ndarray) *C.mxc_status {
+		return C.mxc_ndarray_reshape(c, h, shapePtr(shape), C.size_t(len(shape)), out)
+	})
 }
 
 // Slice returns rows [begin, end) along axis 0 as a view (negative values count from the end);
 // recorded as slice_axis under a recording ctx, like Reshape. Errors: a scalar, an empty or
 // out-of-range interval (INVALID_ARGUMENT / OUT_OF_RANGE).
 func (x *NDArray) Slice(ctx *Ctx, begin, end int64) (*NDArray, error) {
-	h, err := x.handle("array")
-	if err != nil {
-		return nil, err
-	}
+	return deriveCtx(x, ctx, func(c *C.mxc_ctx, h *C.mxc_ndarray, out **C.mxc_ndarray) *C.mxc_status {
+		return C.mxc_ndarray_slice(c, h, C.int64_t(begin), C.int64_t(end), out)
+	})
+}
+
+// deriveCtx is derive for calls that also take the (locked) ctx.
+func deriveCtx(x *NDArray, ctx *Ctx, f func(c *C.mxc_ctx, h *C.mxc_ndarray, out **C.mxc_ndarray) *C.mxc_status) (*NDArray, error) {
 	c, err := ctx.acquire()
 	if err != nil {
 		return nil, err
 	}
-	var out *C.mxc_ndarray
-	err = statusErr(C.mxc_ndarray_slice(c, h, C.int64_t(begin), C.int64_t(end), &out))
-	ctx.release()
-	runtime.KeepAlive(x)
-	if err != nil {
-		return nil, err
-	}
-	return newNDArray(out), nil
+	defer ctx.release()
+	return derive(x, func(h *C.mxc_ndarray, out **C.mxc_ndarray) *C.mxc_status { return f(c, h, out) })
 }
 
 // Wait waits until pending work writing the array is done (wait_to_read).
 func (x *NDArray) Wait() error {
-	h, err := x.handle("array")
-	if err != nil {
-		return err
-	}
-	err = statusErr(C.mxc_ndarray_wait(h))
-	runtime.KeepAlive(x)
+	_, err := get(x, func(h *C.mxc_ndarray, _ *struct{}) *C.mxc_status { return C.mxc_ndarray_wait(h) })
 	return err
 }
 

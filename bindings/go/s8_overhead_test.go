@@ -55,6 +55,19 @@ func measure(b *testing.B, body func(n int)) {
 	b.ReportMetric(float64(threadCPUTime()-t0)/float64(b.N), "thread-cpu-ns/op")
 }
 
+// callLoop measures b.N calls of call, closing each output as a C caller frees it.
+func callLoop(b *testing.B, call func() (*mxnet.NDArray, error)) {
+	measure(b, func(n int) {
+		for i := 0; i < n; i++ {
+			y, err := call()
+			if err != nil {
+				b.Fatal(err)
+			}
+			y.Close()
+		}
+	})
+}
+
 func benchInput(b *testing.B) *mxnet.NDArray {
 	x, err := mxnet.FromSlice([]float32{1, 1, 1, 1, 1, 1, 1, 1, 1, 1})
 	if err != nil {
@@ -84,27 +97,17 @@ func BenchmarkS8Relu10(b *testing.B) {
 	})
 	b.Run("binding", func(b *testing.B) {
 		x, ctx := benchInput(b), benchCtx(b)
-		measure(b, func(n int) {
-			for i := 0; i < n; i++ {
-				y, err := nd.Relu(ctx, x)
-				if err != nil {
-					b.Fatal(err)
-				}
-				y.Close()
-			}
-		})
+		callLoop(b, func() (*mxnet.NDArray, error) { return nd.Relu(ctx, x) })
 	})
 	b.Run("binding-by-name", func(b *testing.B) {
 		x, ctx := benchInput(b), benchCtx(b)
 		in := []*mxnet.NDArray{x}
-		measure(b, func(n int) {
-			for i := 0; i < n; i++ {
-				ys, err := mxnet.Invoke(ctx, "relu", in, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				ys[0].Close()
+		callLoop(b, func() (*mxnet.NDArray, error) {
+			ys, err := mxnet.Invoke(ctx, "relu", in, nil)
+			if err != nil {
+				return nil, err
 			}
+			return ys[0], nil
 		})
 	})
 }
@@ -120,14 +123,6 @@ func BenchmarkS8PlusScalar10(b *testing.B) {
 	})
 	b.Run("binding", func(b *testing.B) {
 		x, ctx := benchInput(b), benchCtx(b)
-		measure(b, func(n int) {
-			for i := 0; i < n; i++ {
-				y, err := nd.PlusScalar(ctx, x, nd.PlusScalarScalar(2))
-				if err != nil {
-					b.Fatal(err)
-				}
-				y.Close()
-			}
-		})
+		callLoop(b, func() (*mxnet.NDArray, error) { return nd.PlusScalar(ctx, x, nd.PlusScalarScalar(2)) })
 	})
 }

@@ -53,6 +53,34 @@ func (s *Symbol) handle(what string) (*C.mxc_symbol, error) {
 	return h, nil
 }
 
+// symGet runs f on s's handle and returns what it wrote (a closed symbol is an error).
+func symGet[T any](s *Symbol, f func(h *C.mxc_symbol, out *T) *C.mxc_status) (T, error) {
+	var v T
+	h, err := s.handle("symbol")
+	if err != nil {
+		return v, err
+	}
+	err = statusErr(f(h, &v))
+	runtime.KeepAlive(s)
+	return v, err
+}
+
+// symString returns the string a call on s returns (freed with mxc_string_free).
+func symString(s *Symbol, f func(h *C.mxc_symbol, out **C.char) *C.mxc_status) (string, error) {
+	cs, err := symGet(s, f)
+	if err != nil {
+		return "", err
+	}
+	defer C.mxc_string_free(cs)
+	return C.GoString(cs), nil
+}
+
+// symDerive returns the symbol a call on s makes.
+func symDerive(s *Symbol, f func(h *C.mxc_symbol, out **C.mxc_symbol) *C.mxc_status) (*Symbol, error) {
+	out, err := symGet(s, f)
+	return symbolResult(out, err)
+}
+
 func symbolHandles(ss []*Symbol, what string) ([]*C.mxc_symbol, error) {
 	hs := make([]*C.mxc_symbol, len(ss))
 	for i, s := range ss {
@@ -115,18 +143,7 @@ func LoadSymbol(path string) (*Symbol, error) {
 
 // JSON returns the JSON MXNet 1.9 loads.
 func (s *Symbol) JSON() (string, error) {
-	h, err := s.handle("symbol")
-	if err != nil {
-		return "", err
-	}
-	var cj *C.char
-	err = statusErr(C.mxc_symbol_to_json(h, &cj))
-	runtime.KeepAlive(s)
-	if err != nil {
-		return "", err
-	}
-	defer C.mxc_string_free(cj)
-	return C.GoString(cj), nil
+	return symString(s, func(h *C.mxc_symbol, out **C.char) *C.mxc_status { return C.mxc_symbol_to_json(h, out) })
 }
 
 // Save writes the JSON to path (a temporary file, then a rename).
@@ -197,29 +214,17 @@ func Group(symbols ...*Symbol) (*Symbol, error) {
 
 // Output returns output index as its own symbol. Errors: index out of range.
 func (s *Symbol) Output(index int) (*Symbol, error) {
-	h, err := s.handle("symbol")
-	if err != nil {
-		return nil, err
-	}
 	if index < 0 {
 		return nil, newError(CodeOutOfRange, fmt.Sprintf("Output: negative index %d", index))
 	}
-	var out *C.mxc_symbol
-	err = statusErr(C.mxc_symbol_output(h, C.size_t(index), &out))
-	runtime.KeepAlive(s)
-	return symbolResult(out, err)
+	return symDerive(s, func(h *C.mxc_symbol, out **C.mxc_symbol) *C.mxc_status {
+		return C.mxc_symbol_output(h, C.size_t(index), out)
+	})
 }
 
 // Internals returns every node output of the graph (mx.sym.get_internals).
 func (s *Symbol) Internals() (*Symbol, error) {
-	h, err := s.handle("symbol")
-	if err != nil {
-		return nil, err
-	}
-	var out *C.mxc_symbol
-	err = statusErr(C.mxc_symbol_get_internals(h, &out))
-	runtime.KeepAlive(s)
-	return symbolResult(out, err)
+	return symDerive(s, func(h *C.mxc_symbol, out **C.mxc_symbol) *C.mxc_status { return C.mxc_symbol_get_internals(h, out) })
 }
 
 // Compose returns a new graph with the variables named by subs's keys replaced by its values
@@ -255,18 +260,7 @@ func (s *Symbol) Compose(subs map[string]*Symbol) (*Symbol, error) {
 
 // Name returns the head node's name ("" for a group).
 func (s *Symbol) Name() (string, error) {
-	h, err := s.handle("symbol")
-	if err != nil {
-		return "", err
-	}
-	var cn *C.char
-	err = statusErr(C.mxc_symbol_name(h, &cn))
-	runtime.KeepAlive(s)
-	if err != nil {
-		return "", err
-	}
-	defer C.mxc_string_free(cn)
-	return C.GoString(cn), nil
+	return symString(s, func(h *C.mxc_symbol, out **C.char) *C.mxc_status { return C.mxc_symbol_name(h, out) })
 }
 
 type listFn func(*C.mxc_symbol, ***C.char, *C.size_t) *C.mxc_status
@@ -329,56 +323,71 @@ type TypeInference struct {
 
 var inferLists = [3]C.int32_t{C.MXC_INFER_ARGUMENTS, C.MXC_INFER_OUTPUTS, C.MXC_INFER_AUX_STATES}
 
-// InferShape infers every shape from the shapes of some inputs (known: name -> dims). With
-// partial false every shape must come out known (else INVALID_ARGUMENT naming the nodes); with
-// partial true unknown shapes are reported as nil / -1. Errors: an unknown name, contradicting
-// shapes (naming the node).
-func (s *Symbol) InferShape(known map[string][]int64, partial bool) (*ShapeInference, error) {
-	h, err := s.handle("symbol")
-	if err != nil {
-		return nil, err
-	}
+// packNames returns known's names sorted, packed for the C helpers (a valid pointer even when
+// there are none).
+func packNames[V any](known map[string]V) ([]string, *packer, error) {
 	names := make([]string, 0, len(known))
 	for n := range known {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	p := &packer{}
-	ndims := make([]C.size_t, len(names))
-	var dims []int64
-	for i, n := range names {
+	for _, n := range names {
 		if err := p.add(n, "input name"); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		ndims[i] = C.size_t(len(known[n]))
-		dims = append(dims, known[n]...)
-	}
-	var ndimsPtr *C.size_t
-	if len(ndims) > 0 {
-		ndimsPtr = &ndims[0]
 	}
 	if p.n == 0 {
-		p.buf = []byte{0} // a valid (unused) names pointer
+		p.buf = []byte{0}
 	}
-	var r *C.mxc_infer_result
-	err = statusErr(C.mxgo_symbol_infer_shape(h, p.ptr(), ndimsPtr, shapePtr(dims), C.size_t(len(names)), boolInt(partial), &r))
-	runtime.KeepAlive(s)
+	return names, p, nil
+}
+
+// infer runs an inference call on s and read(list, which, count) for each of its three lists.
+func (s *Symbol) infer(call func(h *C.mxc_symbol, out **C.mxc_infer_result) *C.mxc_status,
+	read func(r *C.mxc_infer_result, list int, which C.int32_t, count int) error) error {
+	r, err := symGet(s, call)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer C.mxc_infer_result_free(r)
-	var out [3][][]int64
 	for l, which := range inferLists {
 		var n C.size_t
 		if err := statusErr(C.mxc_infer_result_count(r, which, &n)); err != nil {
-			return nil, err
+			return err
 		}
-		out[l] = make([][]int64, int(n))
+		if err := read(r, l, which, int(n)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// InferShape infers every shape from the shapes of some inputs (known: name -> dims). With
+// partial false every shape must come out known (else INVALID_ARGUMENT naming the nodes); with
+// partial true unknown shapes are reported as nil / -1. Errors: an unknown name, contradicting
+// shapes (naming the node).
+func (s *Symbol) InferShape(known map[string][]int64, partial bool) (*ShapeInference, error) {
+	names, p, err := packNames(known)
+	if err != nil {
+		return nil, err
+	}
+	ndims := make([]C.size_t, len(names)+1) // +1: a valid pointer when there are none
+	var dims []int64
+	for i, n := range names {
+		ndims[i] = C.size_t(len(known[n]))
+		dims = append(dims, known[n]...)
+	}
+	var out [3][][]int64
+	err = s.infer(func(h *C.mxc_symbol, r **C.mxc_infer_result) *C.mxc_status {
+		return C.mxgo_symbol_infer_shape(h, p.ptr(), &ndims[0], shapePtr(dims), C.size_t(len(names)), boolInt(partial), r)
+	}, func(r *C.mxc_infer_result, l int, which C.int32_t, count int) error {
+		out[l] = make([][]int64, count)
 		for i := range out[l] {
 			var d *C.int64_t
 			var nd C.int32_t
 			if err := statusErr(C.mxc_infer_result_shape(r, which, C.size_t(i), &d, &nd)); err != nil {
-				return nil, err
+				return err
 			}
 			if nd >= 0 {
 				out[l][i] = make([]int64, int(nd))
@@ -387,6 +396,10 @@ func (s *Symbol) InferShape(known map[string][]int64, partial bool) (*ShapeInfer
 				}
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return &ShapeInference{Arguments: out[0], Outputs: out[1], AuxStates: out[2]}, nil
 }
@@ -394,51 +407,30 @@ func (s *Symbol) InferShape(known map[string][]int64, partial bool) (*ShapeInfer
 // InferType infers every dtype from the dtypes of some inputs (known: name -> dtype); unknown
 // dtypes are DTypeUnknown. Errors: an unknown name, contradicting dtypes.
 func (s *Symbol) InferType(known map[string]DType) (*TypeInference, error) {
-	h, err := s.handle("symbol")
+	names, p, err := packNames(known)
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, 0, len(known))
-	for n := range known {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	p := &packer{}
-	dts := make([]C.int32_t, len(names))
+	dts := make([]C.int32_t, len(names)+1)
 	for i, n := range names {
-		if err := p.add(n, "input name"); err != nil {
-			return nil, err
-		}
 		dts[i] = C.int32_t(known[n])
 	}
-	var dtsPtr *C.int32_t
-	if len(dts) > 0 {
-		dtsPtr = &dts[0]
-	}
-	if p.n == 0 {
-		p.buf = []byte{0}
-	}
-	var r *C.mxc_infer_result
-	err = statusErr(C.mxgo_symbol_infer_type(h, p.ptr(), dtsPtr, C.size_t(len(names)), &r))
-	runtime.KeepAlive(s)
-	if err != nil {
-		return nil, err
-	}
-	defer C.mxc_infer_result_free(r)
 	var out [3][]DType
-	for l, which := range inferLists {
-		var n C.size_t
-		if err := statusErr(C.mxc_infer_result_count(r, which, &n)); err != nil {
-			return nil, err
-		}
-		out[l] = make([]DType, int(n))
+	err = s.infer(func(h *C.mxc_symbol, r **C.mxc_infer_result) *C.mxc_status {
+		return C.mxgo_symbol_infer_type(h, p.ptr(), &dts[0], C.size_t(len(names)), r)
+	}, func(r *C.mxc_infer_result, l int, which C.int32_t, count int) error {
+		out[l] = make([]DType, count)
 		for i := range out[l] {
 			var d C.int32_t
 			if err := statusErr(C.mxc_infer_result_dtype(r, which, C.size_t(i), &d)); err != nil {
-				return nil, err
+				return err
 			}
 			out[l][i] = DType(d)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return &TypeInference{Arguments: out[0], Outputs: out[1], AuxStates: out[2]}, nil
 }
