@@ -15,7 +15,7 @@ func pending(t *testing.T, what string) {
 // S3: SymbolBlock imports of cifar_resnet20_v1 classify cat.jpg / dog.jpg (p > 0.9, logits
 // within 1e-5 of the CLI's classify); model-zoo resnet18_v1 builds, hybridizes and matches C++.
 func TestS3InferenceOnRealFiles(t *testing.T) {
-	pending(t, "gluon family (mxc_block: SymbolBlock imports, model zoo, call, hybridize) and image decode")
+	pending(t, "gluon family (mxc_block: SymbolBlock imports, model zoo, call, hybridize); image decode works through the operators (image_test.go)")
 }
 
 // S4: LeNet on 12,000 Fashion-MNIST images with autograd + Trainer (Adam) reaches > 83 % on
