@@ -8,6 +8,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"mxnet.local/mxnet"
@@ -301,4 +302,33 @@ func TestWithDataIsZeroCopy(t *testing.T) {
 	}
 	err := mxnet.WithData(x, func([]int32) error { return nil })
 	wantErr(t, err, mxnet.CodeInvalidArgument, "dtype is float32")
+}
+
+// Calls beyond the small-call frame: more than 4 inputs, more than 4 outputs, attributes longer
+// than the frame's buffer.
+func TestS1LargeCalls(t *testing.T) {
+	begin(t)
+	var ins []*mxnet.NDArray
+	for i := 1; i <= 6; i++ {
+		ins = append(ins, f32(t, []float32{float32(i), float32(10 * i)}))
+	}
+	near(t, values(t, must(nd.AddN(nil, ins))), []float32{21, 210}, 1e-5)
+	a := f32(t, []float32{1, 2, 3, 4, 5, 6}, 1, 6)
+	parts := must(nd.SliceChannel(nil, a, 6, nd.SliceChannelAxis(1)))
+	if len(parts) != 6 {
+		t.Fatalf("%d outputs", len(parts))
+	}
+	for i, p := range parts {
+		near(t, values(t, p), []float32{float32(i + 1)}, 0)
+	}
+	long := "2." + strings.Repeat("0", 300) + "1"
+	outs := must(mxnet.Invoke(nil, "_plus_scalar", []*mxnet.NDArray{a}, mxnet.Attrs{"scalar": long}))
+	near(t, values(t, outs[0]), []float32{3, 4, 5, 6, 7, 8}, 1e-6)
+	y := must(nd.PlusScalar(nil, a, nd.PlusScalarScalar(0.5), nd.PlusScalarIsInt(false)))
+	near(t, values(t, y), []float32{1.5, 2.5, 3.5, 4.5, 5.5, 6.5}, 1e-6)
+	// Errors on both paths name the input.
+	_, err := nd.AddN(nil, append(ins[:5:5], nil))
+	wantErr(t, err, mxnet.CodeInvalidArgument, "inputs[5]")
+	_, err = nd.AddN(nil, []*mxnet.NDArray{ins[0], nil})
+	wantErr(t, err, mxnet.CodeInvalidArgument, "inputs[1]")
 }
