@@ -29,13 +29,13 @@ static void split_pairs(const char* kv, size_t n, const char** keys, const char*
 #define AT_LEAST_1(n) ((n) ? (n) : 1)
 
 mxc_status* mxgo_invoke(void* ctx, void* op, mxc_ndarray* const* inputs, size_t num_inputs,
-                        const char* kv, size_t num_attrs, mxc_ndarray** outputs,
-                        size_t max_outputs, size_t* num_outputs) {
+                        const char* kv, size_t num_attrs, mxc_ndarray** outputs, size_t max_outputs,
+                        size_t* num_outputs) {
   const char* keys[AT_LEAST_1(num_attrs)];
   const char* values[AT_LEAST_1(num_attrs)];
   split_pairs(kv, num_attrs, keys, values);
-  return mxc_invoke((mxc_ctx*)ctx, (mxc_op*)op, inputs, num_inputs, keys, values, num_attrs, outputs, max_outputs,
-                    num_outputs);
+  return mxc_invoke((mxc_ctx*)ctx, (mxc_op*)op, inputs, num_inputs, keys, values, num_attrs,
+                    outputs, max_outputs, num_outputs);
 }
 
 mxc_status* mxgo_invoke_frame(uintptr_t ctx, uintptr_t op, mxgo_frame* f) {
@@ -44,8 +44,8 @@ mxc_status* mxgo_invoke_frame(uintptr_t ctx, uintptr_t op, mxgo_frame* f) {
   size_t i;
   mxc_status* s;
   for (i = 0; i < f->num_inputs && i < MXGO_FRAME_IO; ++i) in[i] = (mxc_ndarray*)f->inputs[i];
-  s = mxgo_invoke((void*)ctx, (void*)op, in, f->num_inputs, f->kv, f->num_attrs, out, f->max_outputs,
-                  &f->num_outputs);
+  s = mxgo_invoke((void*)ctx, (void*)op, in, f->num_inputs, f->kv, f->num_attrs, out,
+                  f->max_outputs, &f->num_outputs);
   for (i = 0; !s && i < f->num_outputs && i < MXGO_FRAME_IO; ++i) f->outputs[i] = (uintptr_t)out[i];
   return s;
 }
@@ -77,8 +77,8 @@ mxc_status* mxgo_symbol_create(mxc_op* op, mxc_symbol* const* inputs, size_t num
   return mxc_symbol_create(op, inputs, num_inputs, keys, values, num_attrs, name, out);
 }
 
-mxc_status* mxgo_save(const char* path, mxc_ndarray* const* arrays, const char* names,
-                      size_t count, const mxc_ndarray_save_options* options) {
+mxc_status* mxgo_save(const char* path, mxc_ndarray* const* arrays, const char* names, size_t count,
+                      const mxc_ndarray_save_options* options) {
   const char* n[AT_LEAST_1(count)];
   if (names) split(names, count, n);
   return mxc_ndarray_save(path, arrays, names ? n : NULL, count, options);

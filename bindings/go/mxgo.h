@@ -16,8 +16,8 @@
  * and op handles come as void*: cgo boxes (allocates) a pointer to an incomplete C struct when it
  * checks a call's arguments, and this is the hot path. */
 mxc_status* mxgo_invoke(void* ctx, void* op, mxc_ndarray* const* inputs, size_t num_inputs,
-                        const char* kv, size_t num_attrs, mxc_ndarray** outputs,
-                        size_t max_outputs, size_t* num_outputs);
+                        const char* kv, size_t num_attrs, mxc_ndarray** outputs, size_t max_outputs,
+                        size_t* num_outputs);
 /* The operands of one small mxc_invoke in one object, so cgo checks one pointer argument instead
  * of four: up to MXGO_FRAME_IO inputs and outputs, and the packed attributes when they fit in
  * MXGO_FRAME_KV bytes. Allocated by Go. The handles are stored as uintptr_t so that the object
@@ -50,11 +50,10 @@ mxc_status* mxgo_symbol_create(mxc_op* op, mxc_symbol* const* inputs, size_t num
                                const char* kv, size_t num_attrs, const char* name,
                                mxc_symbol** out);
 /* mxc_ndarray_save / _save_to_buffer with `count` packed names (names NULL: a list). */
-mxc_status* mxgo_save(const char* path, mxc_ndarray* const* arrays, const char* names,
-                      size_t count, const mxc_ndarray_save_options* options);
+mxc_status* mxgo_save(const char* path, mxc_ndarray* const* arrays, const char* names, size_t count,
+                      const mxc_ndarray_save_options* options);
 mxc_status* mxgo_save_to_buffer(mxc_ndarray* const* arrays, const char* names, size_t count,
-                                const mxc_ndarray_save_options* options, void** data,
-                                size_t* size);
+                                const mxc_ndarray_save_options* options, void** data, size_t* size);
 /* mxc_symbol_compose / _infer_shape / _infer_type with `count` packed names. */
 mxc_status* mxgo_symbol_compose(mxc_symbol* symbol, const char* names,
                                 mxc_symbol* const* substitutes, size_t count, mxc_symbol** out);
@@ -75,8 +74,6 @@ static inline const char* mxgo_str_at(char** strs, size_t index) { return strs[i
 static inline const char* mxgo_cstr_at(const char* const* strs, size_t index) {
   return strs[index];
 }
-static inline mxc_ndarray* mxgo_nd_at(mxc_ndarray** arrays, size_t index) {
-  return arrays[index];
-}
+static inline mxc_ndarray* mxgo_nd_at(mxc_ndarray** arrays, size_t index) { return arrays[index]; }
 
 #endif /* MXGO_H_ */
