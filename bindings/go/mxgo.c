@@ -122,3 +122,44 @@ mxc_status* mxgo_from_external(void* data, size_t nbytes, const int64_t* shape, 
   return mxc_ndarray_from_external(data, nbytes, shape, ndim, dtype, device, release_trampoline,
                                    (void*)release, out);
 }
+
+mxc_status* mxgo_symbol_block_imports(const char* symbol_file, const char* names, size_t count,
+                                      const char* param_file, mxc_device device, mxc_block** out) {
+  const char* n[AT_LEAST_1(count)];
+  split(names, count, n);
+  return mxc_symbol_block_imports(symbol_file, n, count, param_file, device, out);
+}
+
+mxc_status* mxgo_symbol_block_create(mxc_symbol* outputs, const char* names, size_t count,
+                                     mxc_block** out) {
+  const char* n[AT_LEAST_1(count)];
+  split(names, count, n);
+  return mxc_symbol_block_create(outputs, n, count, out);
+}
+
+mxc_status* mxgo_loss_create(const char* name, const char* kv, size_t num_kwargs, mxc_block** out) {
+  const char* keys[AT_LEAST_1(num_kwargs)];
+  const char* values[AT_LEAST_1(num_kwargs)];
+  split_pairs(kv, num_kwargs, keys, values);
+  return mxc_loss_create(name, keys, values, num_kwargs, out);
+}
+
+mxc_status* mxgo_trainer_create(mxc_parameter* const* params, size_t num_params,
+                                const char* optimizer, const char* kv, size_t num_kwargs,
+                                mxc_trainer** out) {
+  const char* keys[AT_LEAST_1(num_kwargs)];
+  const char* values[AT_LEAST_1(num_kwargs)];
+  split_pairs(kv, num_kwargs, keys, values);
+  return mxc_trainer_create(params, num_params, optimizer, keys, values, num_kwargs, out);
+}
+
+static mxc_status* transform_trampoline(void* user_data, mxc_ndarray* input,
+                                        mxc_ndarray** output) {
+  return mxgoTransformCall((uintptr_t)user_data, input, output);
+}
+
+static void transform_free(void* user_data) { mxgoDeleteHandle((uintptr_t)user_data); }
+
+mxc_status* mxgo_transform_from_callback(uintptr_t fn, mxc_transform** out) {
+  return mxc_transform_from_callback(transform_trampoline, (void*)fn, transform_free, out);
+}

@@ -76,4 +76,23 @@ static inline const char* mxgo_cstr_at(const char* const* strs, size_t index) {
 }
 static inline mxc_ndarray* mxgo_nd_at(mxc_ndarray** arrays, size_t index) { return arrays[index]; }
 
+/* Gluon, training and data calls whose string arrays arrive packed (see the top of this file). */
+mxc_status* mxgo_symbol_block_imports(const char* symbol_file, const char* names, size_t count,
+                                      const char* param_file, mxc_device device, mxc_block** out);
+mxc_status* mxgo_symbol_block_create(mxc_symbol* outputs, const char* names, size_t count,
+                                     mxc_block** out);
+mxc_status* mxgo_loss_create(const char* name, const char* kv, size_t num_kwargs, mxc_block** out);
+mxc_status* mxgo_trainer_create(mxc_parameter* const* params, size_t num_params,
+                                const char* optimizer, const char* kv, size_t num_kwargs,
+                                mxc_trainer** out);
+/* mxc_transform_from_callback with a C trampoline calling the Go function behind the
+ * runtime/cgo.Handle `fn` (mxgoTransformCall, data.go); the handle is deleted
+ * (mxgoDeleteHandle) when the library drops the transform. The library never sees a Go pointer:
+ * user_data is the handle's integer value. */
+mxc_status* mxgo_transform_from_callback(uintptr_t fn, mxc_transform** out);
+
+static inline mxc_parameter* mxgo_param_at(mxc_parameter** params, size_t index) {
+  return params[index];
+}
+
 #endif /* MXGO_H_ */
