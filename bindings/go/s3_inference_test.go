@@ -13,31 +13,31 @@ import (
 )
 
 var (
-	classifyOnce sync.Once
-	classifyBin  string
-	classifyErr  error
+	builtMu sync.Mutex
+	built   = map[string]string{}
 )
 
-// classifyCmd builds cmd/classify once (go build) and returns the binary.
-func classifyCmd(t *testing.T) string {
-	classifyOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "mxgo-classify")
-		if err != nil {
-			classifyErr = err
-			return
-		}
-		classifyBin = filepath.Join(dir, "classify")
-		cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", classifyBin, "./cmd/classify")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			classifyErr = err
-			t.Logf("go build ./cmd/classify: %s", out)
-		}
-	})
-	if classifyErr != nil {
-		t.Fatalf("building cmd/classify: %v", classifyErr)
+// buildCmd builds ./cmd/NAME once per test binary (go build) and returns the program.
+func buildCmd(t *testing.T, name string) string {
+	builtMu.Lock()
+	defer builtMu.Unlock()
+	if bin, found := built[name]; found {
+		return bin
 	}
-	return classifyBin
+	dir, err := os.MkdirTemp("", "mxgo-"+name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, name)
+	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, "./cmd/"+name)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/%s: %v\n%s", name, err, out)
+	}
+	built[name] = bin
+	return bin
 }
+
+func classifyCmd(t *testing.T) string { return buildCmd(t, "classify") }
 
 // cifarArgs are README's classify flags for the GluonCV CIFAR-10 ResNet-20 export in ../shared.
 func cifarArgs(t *testing.T, labels string, images ...string) []string {
