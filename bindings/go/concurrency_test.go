@@ -2,8 +2,7 @@ package mxnet_test
 
 // Goroutine safety as the C ABI's contract allows: distinct Ctxs run concurrently on shared
 // inputs; a shared Ctx serializes its calls; a Ctx (and its recorded graph) moves between OS
-// threads; concurrent Closes free once. (S6 proper, a hybridized block, waits for the gluon
-// family; see pending_test.go.)
+// threads; concurrent Closes free once. (S6 proper, a hybridized block: s6_concurrency_test.go.)
 
 import (
 	"fmt"

@@ -1,8 +1,9 @@
 package mxnet_test
 
-// Image decode is reachable now through the image operators (_cvimdecode, _image_to_tensor,
-// _image_normalize), before the C ABI's image family: the decoded photo is compared with Go's
-// own image/jpeg decoder (an independent implementation; IDCT rounding differs by a few levels).
+// Image decode through the image operators (_cvimdecode, _image_to_tensor, _image_normalize);
+// the C ABI's image family is tested against this path in data_test.go. The decoded photo is
+// compared with Go's own image/jpeg decoder (an independent implementation; IDCT rounding
+// differs by a few levels).
 
 import (
 	"bytes"

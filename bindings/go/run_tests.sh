@@ -5,12 +5,27 @@
 # final "N passed, N failed" line (tests; skips, such as the pending S3-S6, are counted apart; a
 # failing gofmt/vet/build/benchmark step counts as one failure).
 #
+# S3-S5 and the command tests compare with the C++ `mxnet` tool (bazel-bin/tools/mxnet/mxnet, or
+# the second argument); without it those comparisons skip, naming it. Real data: ../shared
+# (MXNET_SHARED_DIR; found next to the real checkout of this script) and Debian's
+# dataset-fashion-mnist.
+#
 #   bindings/go/run_tests.sh                      # uses bazel-bin/c_api/libmxc.so.1 in this checkout
-#   bindings/go/run_tests.sh path/to/libmxc.so.1  # what //bindings/go:go_test passes
+#   bindings/go/run_tests.sh path/to/libmxc.so.1 [path/to/mxnet]   # what //bindings/go:go_test passes
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 lib="${1:-}"
+cli="${2:-}"
+# ../shared of the real checkout (Bazel runs a symlinked copy of this script).
+if [ -z "${MXNET_SHARED_DIR:-}" ]; then
+  real="$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"
+  if [ -d "$real/../../../shared" ]; then export MXNET_SHARED_DIR="$(cd "$real/../../../shared" && pwd)"; fi
+fi
+# One intra-op thread unless told otherwise: on a machine shared with other work, OpenMP teams
+# of 2+ threads wait at every barrier for a descheduled thread (S4 trained in 282 s with 2
+# threads and 22 s with 1 on this 2-core machine at load 15). Results do not depend on it.
+export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
 
 if ! command -v go >/dev/null; then
   echo "run_tests.sh: 'go' not found (Debian package golang-go; ./bazelw installs it)" >&2
@@ -33,10 +48,13 @@ if [ -n "$lib" ]; then
   mkdir -p "$src/bindings" "$src/c_api" "$work/lib"
   cp -rL "$here" "$src/bindings/go"
   cp -rL "$repo/c_api/include" "$src/c_api/include"
+  mkdir -p "$src/tools/mxnet"
+  cp -rL "$repo/tools/mxnet/testdata" "$src/tools/mxnet/testdata"
   cp -L "$lib" "$work/lib/libmxc.so.1"
   export CGO_LDFLAGS="-L$work/lib -Wl,-rpath,$work/lib"
   cd "$src/bindings/go"
   chmod -R u+w .
+  if [ -n "$cli" ]; then export MXNET_CLI="$(cd "$(dirname "$cli")" && pwd)/$(basename "$cli")"; fi
 else
   cd "$here"
   if [ ! -e ../../bazel-bin/c_api/libmxc.so.1 ]; then
