@@ -92,8 +92,7 @@ func transformResult(h *C.mxc_transform, err error) (*Transform, error) {
 		return nil, err
 	}
 	t := &Transform{}
-	t.r.p.Store(h)
-	runtime.SetFinalizer(t, (*Transform).Close)
+	t.r.init(t, h, (*Transform).Close)
 	return t, nil
 }
 
@@ -283,8 +282,7 @@ func datasetResult(h *C.mxc_dataset, err error) (*Dataset, error) {
 		return nil, err
 	}
 	d := &Dataset{}
-	d.r.p.Store(h)
-	runtime.SetFinalizer(d, (*Dataset).Close)
+	d.r.init(d, h, (*Dataset).Close)
 	return d, nil
 }
 
@@ -326,25 +324,15 @@ func NewArrayDataset(columns ...*NDArray) (*Dataset, error) {
 }
 
 func (d *Dataset) derive(f func(h *C.mxc_dataset, out **C.mxc_dataset) *C.mxc_status) (*Dataset, error) {
-	dh, err := d.handle()
-	if err != nil {
-		return nil, err
-	}
 	var h *C.mxc_dataset
-	err = statusErr(f(dh, &h))
-	runtime.KeepAlive(d)
+	err := withHandle[C.mxc_dataset](d, func(dh *C.mxc_dataset) *C.mxc_status { return f(dh, &h) })
 	return datasetResult(h, err)
 }
 
 // Len returns the number of samples.
 func (d *Dataset) Len() (int64, error) {
-	dh, err := d.handle()
-	if err != nil {
-		return 0, err
-	}
 	var n C.int64_t
-	err = statusErr(C.mxc_dataset_size(dh, &n))
-	runtime.KeepAlive(d)
+	err := withHandle[C.mxc_dataset](d, func(h *C.mxc_dataset) *C.mxc_status { return C.mxc_dataset_size(h, &n) })
 	return int64(n), err
 }
 
@@ -451,8 +439,7 @@ func NewDataLoader(ds *Dataset, opts DataLoaderOptions) (*DataLoader, error) {
 		return nil, err
 	}
 	l := &DataLoader{}
-	l.r.p.Store(h)
-	runtime.SetFinalizer(l, (*DataLoader).Close)
+	l.r.init(l, h, (*DataLoader).Close)
 	return l, nil
 }
 
@@ -464,19 +451,21 @@ func (l *DataLoader) Close() error {
 	return nil
 }
 
+func (l *DataLoader) handle() (*C.mxc_dataloader, error) {
+	if l == nil {
+		return nil, newError(CodeInvalidArgument, "loader is a nil *DataLoader")
+	}
+	return l.r.get("DataLoader", "loader")
+}
+
+// call runs f on the handle under the loader's mutex.
 func (l *DataLoader) call(f func(h *C.mxc_dataloader) *C.mxc_status) error {
 	if l == nil {
 		return newError(CodeInvalidArgument, "loader is a nil *DataLoader")
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	h, err := l.r.get("DataLoader", "loader")
-	if err != nil {
-		return err
-	}
-	err = statusErr(f(h))
-	runtime.KeepAlive(l)
-	return err
+	return withHandle[C.mxc_dataloader](l, f)
 }
 
 // Len returns the number of batches in one epoch (len(loader)).

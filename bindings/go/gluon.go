@@ -29,8 +29,7 @@ type Block struct {
 
 func newBlock(h *C.mxc_block) *Block {
 	b := &Block{}
-	b.r.p.Store(h)
-	runtime.SetFinalizer(b, (*Block).Close)
+	b.r.init(b, h, (*Block).Close)
 	return b
 }
 
@@ -49,15 +48,25 @@ func (b *Block) handle() (*C.mxc_block, error) {
 	return b.r.get("Block", "block")
 }
 
-// blockCall runs f on b's handle, keeping b alive across the call.
-func blockCall(b *Block, f func(h *C.mxc_block) *C.mxc_status) error {
-	h, err := b.handle()
+// handled are the wrappers whose handle() checks for nil and closed objects.
+type handled[T any] interface {
+	handle() (*T, error)
+}
+
+// withHandle runs the C call f on o's handle and keeps o alive across it.
+func withHandle[T any, O handled[T]](o O, f func(h *T) *C.mxc_status) error {
+	h, err := o.handle()
 	if err != nil {
 		return err
 	}
 	err = statusErr(f(h))
-	runtime.KeepAlive(b)
+	runtime.KeepAlive(o)
 	return err
+}
+
+// blockCall runs f on b's handle, keeping b alive across the call.
+func blockCall(b *Block, f func(h *C.mxc_block) *C.mxc_status) error {
+	return withHandle[C.mxc_block](b, f)
 }
 
 // blockResult wraps the +1 block a constructor returned.
@@ -403,8 +412,7 @@ type Parameter struct {
 
 func newParameter(h *C.mxc_parameter) *Parameter {
 	p := &Parameter{}
-	p.r.p.Store(h)
-	runtime.SetFinalizer(p, (*Parameter).Close)
+	p.r.init(p, h, (*Parameter).Close)
 	return p
 }
 
@@ -423,20 +431,15 @@ func CloseParameters(ps []*Parameter) {
 	}
 }
 
-func paramCall(p *Parameter, f func(h *C.mxc_parameter) *C.mxc_status) error {
-	var h *C.mxc_parameter
-	var err error
+func (p *Parameter) handle() (*C.mxc_parameter, error) {
 	if p == nil {
-		err = newError(CodeInvalidArgument, "parameter is a nil *Parameter")
-	} else {
-		h, err = p.r.get("Parameter", "parameter")
+		return nil, newError(CodeInvalidArgument, "parameter is a nil *Parameter")
 	}
-	if err != nil {
-		return err
-	}
-	err = statusErr(f(h))
-	runtime.KeepAlive(p)
-	return err
+	return p.r.get("Parameter", "parameter")
+}
+
+func paramCall(p *Parameter, f func(h *C.mxc_parameter) *C.mxc_status) error {
+	return withHandle[C.mxc_parameter](p, f)
 }
 
 // Name returns the structured name ("features.0.weight", or the variable name in a

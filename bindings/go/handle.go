@@ -12,6 +12,12 @@ type ref[T any] struct {
 	p atomic.Pointer[T]
 }
 
+// init stores the +1 handle h and sets owner's finalizer fin (owner's Close method expression).
+func (r *ref[T]) init(owner any, h *T, fin any) {
+	r.p.Store(h)
+	runtime.SetFinalizer(owner, fin)
+}
+
 // get returns the handle, or an error naming what (and the Go type kind) when r is closed.
 func (r *ref[T]) get(kind, what string) (*T, error) {
 	if r == nil {

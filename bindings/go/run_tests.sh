@@ -42,6 +42,7 @@ if [ -n "$lib" ]; then
   # Under Bazel (or with an explicit library): a private copy of the sources next to the
   # headers, as in the repository, so the cgo directives' relative paths hold.
   lib="$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")"
+  if [ -n "$cli" ]; then export MXNET_CLI="$(cd "$(dirname "$cli")" && pwd)/$(basename "$cli")"; fi
   repo="$(cd "$here/../.." && pwd)"
   src="$work/src"
   rm -rf "$src"
@@ -54,7 +55,6 @@ if [ -n "$lib" ]; then
   export CGO_LDFLAGS="-L$work/lib -Wl,-rpath,$work/lib"
   cd "$src/bindings/go"
   chmod -R u+w .
-  if [ -n "$cli" ]; then export MXNET_CLI="$(cd "$(dirname "$cli")" && pwd)/$(basename "$cli")"; fi
 else
   cd "$here"
   if [ ! -e ../../bazel-bin/c_api/libmxc.so.1 ]; then

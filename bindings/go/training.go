@@ -81,8 +81,7 @@ func NewTrainer(params []*Parameter, optimizer string, kwargs Attrs) (*Trainer, 
 		return nil, err
 	}
 	t := &Trainer{}
-	t.r.p.Store(h)
-	runtime.SetFinalizer(t, (*Trainer).Close)
+	t.r.init(t, h, (*Trainer).Close)
 	return t, nil
 }
 
@@ -94,19 +93,21 @@ func (t *Trainer) Close() error {
 	return nil
 }
 
+func (t *Trainer) handle() (*C.mxc_trainer, error) {
+	if t == nil {
+		return nil, newError(CodeInvalidArgument, "trainer is a nil *Trainer")
+	}
+	return t.r.get("Trainer", "trainer")
+}
+
+// call runs f on the handle under the trainer's mutex.
 func (t *Trainer) call(f func(h *C.mxc_trainer) *C.mxc_status) error {
 	if t == nil {
 		return newError(CodeInvalidArgument, "trainer is a nil *Trainer")
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	h, err := t.r.get("Trainer", "trainer")
-	if err != nil {
-		return err
-	}
-	err = statusErr(f(h))
-	runtime.KeepAlive(t)
-	return err
+	return withHandle[C.mxc_trainer](t, f)
 }
 
 // Step makes one optimization step (Trainer.step): gradients scaled by 1/batchSize, every
