@@ -348,9 +348,9 @@ func (d *Dataset) Get(index int64) ([]*NDArray, error) {
 		fields := make([]*C.mxc_ndarray, max)
 		var n C.size_t
 		err := statusErr(C.mxc_dataset_get(dh, C.int64_t(index), &fields[0], C.size_t(max), &n))
-		if e, ok := err.(*Error); ok && e.Code == CodeOutOfRange && max < 1<<12 && n == 0 && index >= 0 {
+		if e, ok := err.(*Error); ok && e.Code == CodeOutOfRange && max < 1<<12 && index >= 0 {
 			if l, lerr := d.Len(); lerr == nil && index < l {
-				continue // too many fields for the buffer
+				continue // a valid index: more fields than the buffer holds
 			}
 		}
 		if err != nil {
