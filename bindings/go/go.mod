@@ -1,0 +1,3 @@
+module mxnet.local/mxnet
+
+go 1.19
