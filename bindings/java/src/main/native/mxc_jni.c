@@ -3,13 +3,11 @@
  * failed mxc_status into an org.mxnetcpp.MXNetException (code + the C ABI's message). Strings
  * cross as real UTF-8 (converted from/to UTF-16 here, not JNI's modified UTF-8). Handles are
  * jlongs. The header org_mxnetcpp_Native.h comes from `javac -h` (Bazel genrule). */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <jni.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "mxc/mxc.h"
 #include "org_mxnetcpp_Native.h"
@@ -142,44 +140,107 @@ static void cstrs_free(cstrs* c) {
   if (c->buf && c->buf != c->sbuf) free(c->buf);
 }
 
-/* Returns 0, or -1 with an exception pending. */
+/* Returns 0, or -1 with an exception pending. One pass, three JNI calls per string (element,
+ * length, region): this is on every operator call with attributes. */
 static int cstrs_get(JNIEnv* env, jobjectArray arr, const char* what, cstrs* c) {
   c->v = NULL, c->n = 0, c->buf = NULL;
   if (!arr) return 0;
   jsize n = (*env)->GetArrayLength(env, arr);
-  size_t total = 0;
+  size_t offs_small[SMALL];
+  size_t* offs = n <= SMALL ? offs_small : (size_t*)malloc((size_t)n * sizeof(size_t));
+  c->v = n <= SMALL ? c->sv : (const char**)malloc((size_t)n * sizeof(char*));
+  c->buf = c->sbuf;
+  size_t cap = sizeof c->sbuf, at = 0;
+  jchar small[256];
+  if (!offs || !c->v) goto oom;
   for (jsize i = 0; i < n; i++) {
     jstring s = (jstring)(*env)->GetObjectArrayElement(env, arr, i);
     if (!s) {
       char msg[128];
       snprintf(msg, sizeof msg, "mxc_jni: %s[%d] is null", what, (int)i);
       throw_code(env, MXC_INVALID_ARGUMENT, msg);
-      return -1;
+      goto fail;
     }
-    total += 3 * (size_t)(*env)->GetStringLength(env, s) + 1;
-    (*env)->DeleteLocalRef(env, s);
+    jsize len = (*env)->GetStringLength(env, s);
+    size_t need = at + 3 * (size_t)len + 1;
+    if (need > cap) {
+      size_t ncap = 2 * cap > need ? 2 * cap : need;
+      char* nb = (char*)malloc(ncap);
+      if (!nb) goto oom;
+      memcpy(nb, c->buf, at);
+      if (c->buf != c->sbuf) free(c->buf);
+      c->buf = nb, cap = ncap;
+    }
+    jchar* u = len <= 256 ? small : (jchar*)malloc((size_t)len * sizeof(jchar));
+    if (!u) goto oom;
+    (*env)->GetStringRegion(env, s, 0, len, u);
+    offs[i] = at;
+    at += utf16_to_utf8(u, len, c->buf + at) + 1;
+    if (u != small) free(u);
+    if (n > 8) (*env)->DeleteLocalRef(env, s); /* keep within the 16 guaranteed local refs */
   }
+  for (jsize i = 0; i < n; i++) c->v[i] = c->buf + offs[i];
   c->n = (size_t)n;
-  c->v = n <= SMALL ? c->sv : (const char**)malloc((size_t)n * sizeof(char*));
-  c->buf = total <= sizeof c->sbuf ? c->sbuf : (char*)malloc(total);
-  if (!c->v || !c->buf) {
-    cstrs_free(c);
+  if (offs != offs_small) free(offs);
+  return 0;
+oom:
+  throw_oom(env);
+fail:
+  if (offs && offs != offs_small) free(offs);
+  cstrs_free(c);
+  c->v = NULL, c->buf = NULL;
+  return -1;
+}
+
+/* Attributes from Java's encoding: n key/value pairs as "k\0v\0k\0v\0..." UTF-8 bytes (null:
+ * none). keys/values point into buf. Returns 0, or -1 with an exception pending. */
+typedef struct attrs {
+  const char** keys;
+  const char** values;
+  size_t n;
+  char* buf;
+  const char* sk[SMALL];
+  const char* sv[SMALL];
+  char sbuf[512];
+} attrs;
+
+static void attrs_free(attrs* a) {
+  if (a->keys && a->keys != a->sk) free((void*)a->keys);
+  if (a->values && a->values != a->sv) free((void*)a->values);
+  if (a->buf && a->buf != a->sbuf) free(a->buf);
+}
+
+static int attrs_get(JNIEnv* env, jbyteArray bytes, jint n, attrs* a) {
+  a->keys = a->values = NULL, a->n = 0, a->buf = NULL;
+  if (!bytes || n <= 0) return 0;
+  jsize len = (*env)->GetArrayLength(env, bytes);
+  a->buf = (size_t)len + 1 <= sizeof a->sbuf ? a->sbuf : (char*)malloc((size_t)len + 1);
+  a->keys = n <= SMALL ? a->sk : (const char**)malloc((size_t)n * sizeof(char*));
+  a->values = n <= SMALL ? a->sv : (const char**)malloc((size_t)n * sizeof(char*));
+  if (!a->buf || !a->keys || !a->values) {
+    attrs_free(a);
+    a->keys = a->values = NULL, a->buf = NULL;
     throw_oom(env);
     return -1;
   }
-  size_t at = 0;
-  for (jsize i = 0; i < n; i++) {
-    jstring s = (jstring)(*env)->GetObjectArrayElement(env, arr, i);
-    jsize len = (*env)->GetStringLength(env, s);
-    const jchar* u = (*env)->GetStringCritical(env, s, NULL);
-    if (!u) {
-      cstrs_free(c);
-      return -1;
-    }
-    c->v[i] = c->buf + at;
-    at += utf16_to_utf8(u, len, c->buf + at) + 1;
-    (*env)->ReleaseStringCritical(env, s, u);
-    (*env)->DeleteLocalRef(env, s);
+  (*env)->GetByteArrayRegion(env, bytes, 0, len, (jbyte*)a->buf);
+  a->buf[len] = 0;
+  const char* p = a->buf;
+  const char* end = a->buf + len;
+  for (jint i = 0; i < n; i++) {
+    if (p >= end) break;
+    a->keys[i] = p;
+    p += strlen(p) + 1;
+    if (p >= end) break;
+    a->values[i] = p;
+    p += strlen(p) + 1;
+    a->n = (size_t)i + 1;
+  }
+  if (a->n != (size_t)n) {
+    attrs_free(a);
+    a->keys = a->values = NULL, a->buf = NULL;
+    throw_code(env, MXC_INVALID_ARGUMENT, "mxc_jni: malformed attribute encoding");
+    return -1;
   }
   return 0;
 }
@@ -888,49 +949,39 @@ JNIEXPORT jobjectArray JNICALL Java_org_mxnetcpp_Native_opInputNames(JNIEnv* env
 
 JNIEXPORT jlongArray JNICALL Java_org_mxnetcpp_Native_invoke(JNIEnv* env, jclass cls, jlong ctx,
                                                              jlong op, jlongArray inputs,
-                                                             jobjectArray keys,
-                                                             jobjectArray values) {
+                                                             jbyteArray attr_bytes,
+                                                             jint num_attrs) {
   (void)cls;
   handles in;
-  cstrs k, v;
+  attrs at;
   if (handles_get(env, inputs, &in)) return NULL;
-  if (cstrs_get(env, keys, "keys", &k)) {
+  if (attrs_get(env, attr_bytes, num_attrs, &at)) {
     handles_free(&in);
-    return NULL;
-  }
-  if (cstrs_get(env, values, "values", &v)) {
-    cstrs_free(&k);
-    handles_free(&in);
-    return NULL;
-  }
-  if (k.n != v.n) {
-    throw_code(env, MXC_INVALID_ARGUMENT, "mxc_jni: keys and values differ in length");
-    cstrs_free(&v), cstrs_free(&k), handles_free(&in);
     return NULL;
   }
   mxc_ndarray* small[SMALL];
   mxc_ndarray** out = small;
   size_t max_out = SMALL, n_out = 0;
   mxc_status* s = mxc_invoke(H(mxc_ctx, ctx), H(mxc_op, op), (mxc_ndarray* const*)in.v, in.n,
-                             k.v, v.v, k.n, out, max_out, &n_out);
+                             at.keys, at.values, at.n, out, max_out, &n_out);
   if (s && mxc_status_code(s) == MXC_OUT_OF_RANGE) {
     /* Maybe more outputs than the small buffer: ask for the count and retry once. */
     size_t ni = 0, no = 0;
-    mxc_status* q = mxc_op_num_io(H(mxc_op, op), k.v, v.v, k.n, &ni, &no);
+    mxc_status* q = mxc_op_num_io(H(mxc_op, op), at.keys, at.values, at.n, &ni, &no);
     if (!q && no > SMALL) {
       out = (mxc_ndarray**)malloc(no * sizeof(mxc_ndarray*));
       if (out) {
         mxc_status_free(s);
         max_out = no;
-        s = mxc_invoke(H(mxc_ctx, ctx), H(mxc_op, op), (mxc_ndarray* const*)in.v, in.n, k.v, v.v,
-                       k.n, out, max_out, &n_out);
+        s = mxc_invoke(H(mxc_ctx, ctx), H(mxc_op, op), (mxc_ndarray* const*)in.v, in.n, at.keys,
+                       at.values, at.n, out, max_out, &n_out);
       } else {
         out = small;
       }
     }
     mxc_status_free(q);
   }
-  cstrs_free(&v), cstrs_free(&k), handles_free(&in);
+  attrs_free(&at), handles_free(&in);
   jlongArray r = NULL;
   if (!failed(env, s)) {
     r = new_handle_array(env, (void* const*)out, n_out);
@@ -940,6 +991,25 @@ JNIEXPORT jlongArray JNICALL Java_org_mxnetcpp_Native_invoke(JNIEnv* env, jclass
   }
   if (out != small) free(out);
   return r;
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_invoke1(JNIEnv* env, jclass cls, jlong ctx,
+                                                         jlong op, jint nin, jlong in0, jlong in1,
+                                                         jbyteArray attr_bytes, jint num_attrs) {
+  (void)cls;
+  attrs at;
+  if (nin < 0 || nin > 2) {
+    throw_code(env, MXC_INVALID_ARGUMENT, "mxc_jni: invoke1: bad input count");
+    return 0;
+  }
+  if (attrs_get(env, attr_bytes, num_attrs, &at)) return 0;
+  mxc_ndarray* in[2] = {H(mxc_ndarray, in0), H(mxc_ndarray, in1)};
+  mxc_ndarray* out = NULL;
+  size_t n_out = 0;
+  mxc_status* s = mxc_invoke(H(mxc_ctx, ctx), H(mxc_op, op), in, (size_t)nin, at.keys, at.values,
+                             at.n, &out, 1, &n_out);
+  attrs_free(&at);
+  return failed(env, s) ? 0 : J(out);
 }
 
 /* ---- autograd ---- */
@@ -1392,24 +1462,31 @@ JNIEXPORT jobjectArray JNICALL Java_org_mxnetcpp_Native_symInferType(JNIEnv* env
   return r;
 }
 
-/* ---- S8: the same call loop in C, for the overhead comparison. ---- */
+/* ---- S8: the same call loop in C, for the overhead comparison (timed by the caller). ---- */
 
-JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_benchInvokeC(JNIEnv* env, jclass cls, jlong ctx,
-                                                              jlong op, jlong input,
-                                                              jint iterations) {
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_benchInvokeC(JNIEnv* env, jclass cls, jlong ctx,
+                                                             jlong op, jlong input, jstring key,
+                                                             jstring value, jint iterations) {
   (void)cls;
-  struct timespec t0, t1;
+  cstr k, v;
+  if (cstr_get(env, key, &k)) return;
+  if (cstr_get(env, value, &v)) {
+    cstr_free(&k);
+    return;
+  }
+  const char* keys[1] = {k.p};
+  const char* values[1] = {v.p};
+  size_t num_attrs = k.p ? 1 : 0;
   mxc_ndarray* in = H(mxc_ndarray, input);
-  clock_gettime(CLOCK_MONOTONIC, &t0);
   for (jint i = 0; i < iterations; i++) {
     mxc_ndarray* out = NULL;
     size_t n = 0;
-    if (failed(env, mxc_invoke(H(mxc_ctx, ctx), H(mxc_op, op), &in, 1, NULL, NULL, 0, &out, 1,
-                               &n))) {
-      return -1;
+    if (failed(env, mxc_invoke(H(mxc_ctx, ctx), H(mxc_op, op), &in, 1, keys, values, num_attrs,
+                               &out, 1, &n))) {
+      break;
     }
     mxc_ndarray_free(out);
   }
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  return (jlong)(t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
+  cstr_free(&v);
+  cstr_free(&k);
 }

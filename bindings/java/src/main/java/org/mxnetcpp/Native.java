@@ -134,8 +134,18 @@ final class Native {
 
   static native String[] opInputNames(long op, String[] keys, String[] values);
 
-  /** Runs the operator; returns the output handles (+1 each). keys/values may be null. */
-  static native long[] invoke(long ctx, long op, long[] inputs, String[] keys, String[] values);
+  /**
+   * Runs the operator; returns the output handles (+1 each). attrs: numAttrs key/value pairs as
+   * UTF-8 "key\0value\0..." (see Op.Attrs.encode), or null.
+   */
+  static native long[] invoke(long ctx, long op, long[] inputs, byte[] attrs, int numAttrs);
+
+  /**
+   * The fast path of {@link #invoke} for up to two inputs (nin of in0, in1) and exactly one
+   * visible output: no Java arrays for handles cross JNI. Returns the output handle (+1).
+   */
+  static native long invoke1(
+      long ctx, long op, int nin, long in0, long in1, byte[] attrs, int numAttrs);
 
   // ---- autograd ----
   /** Returns the previous flag. */
@@ -200,8 +210,9 @@ final class Native {
 
   // ---- benchmarks (S8) ----
   /**
-   * Runs mxc_invoke(ctx, op, {input}) then mxc_ndarray_free on the output, `iterations` times,
-   * directly in C; returns the elapsed nanoseconds (CLOCK_MONOTONIC).
+   * Runs mxc_invoke(ctx, op, {input}, one attribute key=value or none when key is null) then
+   * mxc_ndarray_free on the output, `iterations` times, directly in C (the S8 baseline).
    */
-  static native long benchInvokeC(long ctx, long op, long input, int iterations);
+  static native void benchInvokeC(long ctx, long op, long input, String key, String value,
+      int iterations);
 }

@@ -273,11 +273,28 @@ public final class Op {
   // ---- the call path shared with Ops ----
 
   NDArray[] call(Ctx ctx, NDArray[] inputs, String[] keys, String[] values) {
+    byte[] attrs = Attrs.encode(keys, values);
+    int numAttrs = keys == null ? 0 : keys.length;
+    if (inputs.length <= 2 && singleOutput()) {
+      // Fast path: handles as scalars, one output handle back.
+      long in0 = inputs.length > 0 ? handleOf(inputs, 0) : 0;
+      long in1 = inputs.length > 1 ? handleOf(inputs, 1) : 0;
+      long out;
+      try {
+        synchronized (ctx) {
+          out = Native.invoke1(ctx.handle(), handle, inputs.length, in0, in1, attrs, numAttrs);
+        }
+      } finally {
+        Reference.reachabilityFence(inputs);
+        Reference.reachabilityFence(ctx);
+      }
+      return new NDArray[] {new NDArray(out)};
+    }
     long[] in = NDArray.handles(inputs);
     long[] out;
     try {
       synchronized (ctx) {
-        out = Native.invoke(ctx.handle(), handle, in, keys, values);
+        out = Native.invoke(ctx.handle(), handle, in, attrs, numAttrs);
       }
     } finally {
       Reference.reachabilityFence(inputs);
@@ -288,6 +305,25 @@ public final class Op {
       r[i] = new NDArray(out[i]);
     }
     return r;
+  }
+
+  private static long handleOf(NDArray[] inputs, int i) {
+    if (inputs[i] == null) {
+      throw new MXNetException(MXNetException.INVALID_ARGUMENT, "array " + i + " is null");
+    }
+    return inputs[i].handle();
+  }
+
+  /** 1: always exactly one visible output; 0: not (or depends on attributes); -1: unknown yet. */
+  private volatile int single = -1;
+
+  private boolean singleOutput() {
+    int s = single;
+    if (s < 0) {
+      s = info().numOutputs() == 1 ? 1 : 0;
+      single = s;
+    }
+    return s == 1;
   }
 
   /** Runs an operator with one visible output. */
@@ -347,6 +383,61 @@ public final class Op {
         i++;
       }
       return new String[][] {k, v};
+    }
+
+    /**
+     * Keys and values as one UTF-8 byte array "k0\0v0\0k1\0v1\0..." (one JNI copy instead of
+     * several calls per string); null for no attributes.
+     */
+    static byte[] encode(String[] keys, String[] values) {
+      if (keys == null || keys.length == 0) {
+        return null;
+      }
+      if (values == null || values.length != keys.length) {
+        throw new MXNetException(
+            MXNetException.INVALID_ARGUMENT, "attributes: keys and values differ in length");
+      }
+      int len = 0;
+      for (int i = 0; i < keys.length; i++) {
+        len += checked(keys[i], "key").length() + checked(values[i], keys[i]).length() + 2;
+      }
+      byte[] b = new byte[len];
+      int at = 0;
+      for (int i = 0; i < keys.length; i++) {
+        for (String s : new String[] {keys[i], values[i]}) {
+          for (int j = 0, n = s.length(); j < n; j++) {
+            char c = s.charAt(j);
+            if (c >= 0x80) {
+              return encodeUtf8(keys, values);
+            }
+            b[at++] = (byte) c;
+          }
+          b[at++] = 0;
+        }
+      }
+      return b;
+    }
+
+    private static String checked(String s, String what) {
+      if (s == null) {
+        throw new MXNetException(MXNetException.INVALID_ARGUMENT, "attribute " + what + " is null");
+      }
+      if (s.indexOf('\0') >= 0) {
+        throw new MXNetException(
+            MXNetException.INVALID_ARGUMENT, "attribute " + what + " contains a NUL character");
+      }
+      return s;
+    }
+
+    private static byte[] encodeUtf8(String[] keys, String[] values) {
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      for (int i = 0; i < keys.length; i++) {
+        out.writeBytes(keys[i].getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        out.write(0);
+        out.writeBytes(values[i].getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        out.write(0);
+      }
+      return out.toByteArray();
     }
 
     static String str(Object o) {
