@@ -32,8 +32,11 @@ jni="$(cd "$(dirname "$jni")" && pwd)/$(basename "$jni")"
 work="${TEST_TMPDIR:-$(mktemp -d)}/java"
 rm -rf "$work"
 mkdir -p "$work/classes" "$work/tools" "$work/test-classes" "$work/reports"
-# ../shared (the repository's sibling) holds the real model files; under Bazel MXNET_SHARED_DIR.
-shared="${MXNET_SHARED_DIR:-$(cd "$repo/.." && pwd)/shared}"
+# ../shared (the repository's sibling) holds the real model files. Under Bazel the script is a
+# runfiles symlink: its real path leads back to the checkout (MXNET_SHARED_DIR overrides).
+real_repo="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
+shared="${MXNET_SHARED_DIR:-$(cd "$real_repo/.." && pwd)/shared}"
+mkdir -p "$work/tmp"
 
 failed_steps=0
 step() { # step NAME CMD...: runs a compile step; a failure counts once
@@ -66,7 +69,8 @@ fi
 
 echo "== JUnit (console launcher)"
 log="$work/junit.log"
-java -Dmxc.library="$mxc" -Dmxc.jni.library="$jni" -Dmxc.shared.dir="$shared" \
+java -XX:-UsePerfData -XX:+UseSerialGC -Djava.io.tmpdir="$work/tmp" \
+  -Dmxc.library="$mxc" -Dmxc.jni.library="$jni" -Dmxc.shared.dir="$shared" \
   -Dmxc.ops.source="$here/src/main/java/org/mxnetcpp/Ops.java" \
   -jar "$junit" --disable-banner --disable-ansi-colors --details=tree --details-theme=ascii \
   --class-path "$work/classes:$work/tools:$work/test-classes" --scan-class-path \

@@ -17,13 +17,13 @@
 #define SMALL 16
 
 static JavaVM* g_vm;
-static jclass g_exception;   /* org.mxnetcpp.MXNetException */
+static jclass g_exception;      /* org.mxnetcpp.MXNetException */
 static jmethodID g_from_native; /* static MXNetException fromNative(int, String) */
 static jclass g_string;
 static jclass g_object;
-static jclass g_long_array;   /* long[] */
-static jclass g_long_array2;  /* long[][] */
-static jclass g_int_array;    /* int[] */
+static jclass g_long_array;  /* long[] */
+static jclass g_long_array2; /* long[][] */
+static jclass g_int_array;   /* int[] */
 
 /* ---- Strings: UTF-8 <-> UTF-16. ---- */
 
@@ -124,7 +124,9 @@ static int failed(JNIEnv* env, mxc_status* s) {
   return 1;
 }
 
-static void throw_oom(JNIEnv* env) { throw_code(env, MXC_RESOURCE_EXHAUSTED, "mxc_jni: out of memory"); }
+static void throw_oom(JNIEnv* env) {
+  throw_code(env, MXC_RESOURCE_EXHAUSTED, "mxc_jni: out of memory");
+}
 
 /* A list of C strings from a Java String[] (NULL array: count 0, v NULL). */
 typedef struct cstrs {
@@ -437,8 +439,7 @@ JNIEXPORT jlongArray JNICALL Java_org_mxnetcpp_Native_handleStats(JNIEnv* env, j
 /* ---- ctx ---- */
 
 JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_ctxCreate(JNIEnv* env, jclass cls, jint type,
-                                                           jint id, jboolean has_seed,
-                                                           jlong seed) {
+                                                           jint id, jboolean has_seed, jlong seed) {
   (void)cls;
   mxc_ctx_options o;
   memset(&o, 0, sizeof o);
@@ -456,8 +457,7 @@ JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_ctxFree(JNIEnv* env, jclass cls,
   mxc_ctx_free(H(mxc_ctx, ctx));
 }
 
-JNIEXPORT jintArray JNICALL Java_org_mxnetcpp_Native_ctxDevice(JNIEnv* env, jclass cls,
-                                                               jlong ctx) {
+JNIEXPORT jintArray JNICALL Java_org_mxnetcpp_Native_ctxDevice(JNIEnv* env, jclass cls, jlong ctx) {
   (void)cls;
   mxc_device d;
   if (failed(env, mxc_ctx_device(H(mxc_ctx, ctx), &d))) return NULL;
@@ -483,9 +483,8 @@ JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_randomSeed(JNIEnv* env, jclass c
 
 /* ---- ndarray ---- */
 
-JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_ndCreate(JNIEnv* env, jclass cls,
-                                                          jlongArray shape, jint dtype, jint type,
-                                                          jint id) {
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_ndCreate(JNIEnv* env, jclass cls, jlongArray shape,
+                                                          jint dtype, jint type, jint id) {
   (void)cls;
   dims d;
   if (dims_get(env, shape, &d)) return 0;
@@ -495,8 +494,8 @@ JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_ndCreate(JNIEnv* env, jclass cl
   return failed(env, s) ? 0 : J(out);
 }
 
-JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_ndFromArray(JNIEnv* env, jclass cls,
-                                                             jobject array, jlong off, jlong nbytes,
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_ndFromArray(JNIEnv* env, jclass cls, jobject array,
+                                                             jlong off, jlong nbytes,
                                                              jlongArray shape, jint dtype,
                                                              jint type, jint id) {
   (void)cls;
@@ -665,8 +664,8 @@ JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_ndCopyFromDirect(JNIEnv* env, jc
   failed(env, mxc_ndarray_copy_from_host(H(mxc_ndarray, a), p + off, (size_t)nbytes));
 }
 
-JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_ndCopy(JNIEnv* env, jclass cls, jlong a,
-                                                        jint type, jint id) {
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_ndCopy(JNIEnv* env, jclass cls, jlong a, jint type,
+                                                        jint id) {
   (void)cls;
   mxc_ndarray* out = NULL;
   if (failed(env, mxc_ndarray_copy(H(mxc_ndarray, a), dev(type, id), &out))) return 0;
@@ -789,8 +788,7 @@ JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_ndSave(JNIEnv* env, jclass cls, 
     cstr_free(&p);
     return;
   }
-  mxc_status* s =
-      mxc_ndarray_save(p.p, (mxc_ndarray* const*)h.v, names ? n.v : NULL, h.n, &o);
+  mxc_status* s = mxc_ndarray_save(p.p, (mxc_ndarray* const*)h.v, names ? n.v : NULL, h.n, &o);
   cstrs_free(&n);
   handles_free(&h);
   cstr_free(&p);
@@ -799,8 +797,8 @@ JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_ndSave(JNIEnv* env, jclass cls, 
 
 JNIEXPORT jbyteArray JNICALL Java_org_mxnetcpp_Native_ndSaveToBytes(JNIEnv* env, jclass cls,
                                                                     jlongArray arrays,
-                                                                    jobjectArray names,
-                                                                    jint format, jint version) {
+                                                                    jobjectArray names, jint format,
+                                                                    jint version) {
   (void)cls;
   mxc_ndarray_save_options o;
   save_options(&o, format, version, 0);
@@ -813,8 +811,8 @@ JNIEXPORT jbyteArray JNICALL Java_org_mxnetcpp_Native_ndSaveToBytes(JNIEnv* env,
   }
   void* data = NULL;
   size_t size = 0;
-  mxc_status* s = mxc_ndarray_save_to_buffer((mxc_ndarray* const*)h.v, names ? n.v : NULL, h.n,
-                                             &o, &data, &size);
+  mxc_status* s = mxc_ndarray_save_to_buffer((mxc_ndarray* const*)h.v, names ? n.v : NULL, h.n, &o,
+                                             &data, &size);
   cstrs_free(&n);
   handles_free(&h);
   if (failed(env, s)) return NULL;
@@ -858,8 +856,7 @@ static jobjectArray new_const_strings(JNIEnv* env, const char* const* v, size_t 
   return new_strings(env, (char* const*)v, n);
 }
 
-JNIEXPORT jobjectArray JNICALL Java_org_mxnetcpp_Native_opInfo(JNIEnv* env, jclass cls,
-                                                               jlong op) {
+JNIEXPORT jobjectArray JNICALL Java_org_mxnetcpp_Native_opInfo(JNIEnv* env, jclass cls, jlong op) {
   (void)cls;
   mxc_op_info info;
   memset(&info, 0, sizeof info);
@@ -1060,8 +1057,7 @@ JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_ndGrad(JNIEnv* env, jclass cls,
 }
 
 JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_agMarkVariables(JNIEnv* env, jclass cls,
-                                                                jlongArray vars,
-                                                                jlongArray grads,
+                                                                jlongArray vars, jlongArray grads,
                                                                 jintArray reqs) {
   (void)cls;
   handles v, g;
@@ -1104,19 +1100,18 @@ JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_agBackward(JNIEnv* env, jclass c
     handles_free(&g), handles_free(&h);
     return;
   }
-  mxc_status* s =
-      mxc_autograd_backward(H(mxc_ctx, ctx), (mxc_ndarray* const*)h.v, h.n,
-                            head_grads ? (mxc_ndarray* const*)g.v : NULL, retain ? 1 : 0,
-                            train ? 1 : 0);
+  mxc_status* s = mxc_autograd_backward(H(mxc_ctx, ctx), (mxc_ndarray* const*)h.v, h.n,
+                                        head_grads ? (mxc_ndarray* const*)g.v : NULL,
+                                        retain ? 1 : 0, train ? 1 : 0);
   handles_free(&g), handles_free(&h);
   failed(env, s);
 }
 
 JNIEXPORT jlongArray JNICALL Java_org_mxnetcpp_Native_agGrad(JNIEnv* env, jclass cls, jlong ctx,
                                                              jlongArray heads,
-                                                             jlongArray head_grads,
-                                                             jlongArray vars, jboolean retain,
-                                                             jboolean create, jboolean train) {
+                                                             jlongArray head_grads, jlongArray vars,
+                                                             jboolean retain, jboolean create,
+                                                             jboolean train) {
   (void)cls;
   handles h, g, v;
   if (handles_get(env, heads, &h)) return NULL;
@@ -1133,15 +1128,14 @@ JNIEXPORT jlongArray JNICALL Java_org_mxnetcpp_Native_agGrad(JNIEnv* env, jclass
     throw_code(env, MXC_INVALID_ARGUMENT, "mxc_jni: heads and head gradients differ in length");
   } else {
     mxc_ndarray* small[SMALL];
-    mxc_ndarray** out =
-        v.n <= SMALL ? small : (mxc_ndarray**)malloc(v.n * sizeof(mxc_ndarray*));
+    mxc_ndarray** out = v.n <= SMALL ? small : (mxc_ndarray**)malloc(v.n * sizeof(mxc_ndarray*));
     if (!out) {
       throw_oom(env);
     } else {
-      mxc_status* s = mxc_autograd_grad(
-          H(mxc_ctx, ctx), (mxc_ndarray* const*)h.v, h.n,
-          head_grads ? (mxc_ndarray* const*)g.v : NULL, (mxc_ndarray* const*)v.v, v.n,
-          retain ? 1 : 0, create ? 1 : 0, train ? 1 : 0, out);
+      mxc_status* s =
+          mxc_autograd_grad(H(mxc_ctx, ctx), (mxc_ndarray* const*)h.v, h.n,
+                            head_grads ? (mxc_ndarray* const*)g.v : NULL, (mxc_ndarray* const*)v.v,
+                            v.n, retain ? 1 : 0, create ? 1 : 0, train ? 1 : 0, out);
       if (!failed(env, s)) {
         r = new_handle_array(env, (void* const*)out, v.n);
         if (!r) {
@@ -1234,8 +1228,8 @@ JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_symCreate(JNIEnv* env, jclass c
     throw_code(env, MXC_INVALID_ARGUMENT, "mxc_jni: keys and values differ in length");
   } else {
     mxc_symbol* out = NULL;
-    mxc_status* s = mxc_symbol_create(H(mxc_op, op), (mxc_symbol* const*)in.v, in.n, k.v, v.v,
-                                      k.n, n.p, &out);
+    mxc_status* s =
+        mxc_symbol_create(H(mxc_op, op), (mxc_symbol* const*)in.v, in.n, k.v, v.v, k.n, n.p, &out);
     if (!failed(env, s)) r = J(out);
   }
   cstr_free(&n), cstrs_free(&v), cstrs_free(&k), handles_free(&in);
@@ -1265,8 +1259,7 @@ JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_symOutput(JNIEnv* env, jclass c
   return J(out);
 }
 
-JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_symInternals(JNIEnv* env, jclass cls,
-                                                              jlong sym) {
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_symInternals(JNIEnv* env, jclass cls, jlong sym) {
   (void)cls;
   mxc_symbol* out = NULL;
   if (failed(env, mxc_symbol_get_internals(H(mxc_symbol, sym), &out))) return 0;
@@ -1288,8 +1281,7 @@ JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_symCompose(JNIEnv* env, jclass 
     throw_code(env, MXC_INVALID_ARGUMENT, "mxc_jni: names and substitutes differ in length");
   } else {
     mxc_symbol* out = NULL;
-    mxc_status* s =
-        mxc_symbol_compose(H(mxc_symbol, sym), n.v, (mxc_symbol* const*)h.v, h.n, &out);
+    mxc_status* s = mxc_symbol_compose(H(mxc_symbol, sym), n.v, (mxc_symbol* const*)h.v, h.n, &out);
     if (!failed(env, s)) r = J(out);
   }
   handles_free(&h), cstrs_free(&n);
@@ -1305,8 +1297,8 @@ JNIEXPORT jstring JNICALL Java_org_mxnetcpp_Native_symName(JNIEnv* env, jclass c
   return r;
 }
 
-JNIEXPORT jobjectArray JNICALL Java_org_mxnetcpp_Native_symList(JNIEnv* env, jclass cls,
-                                                                jlong sym, jint which) {
+JNIEXPORT jobjectArray JNICALL Java_org_mxnetcpp_Native_symList(JNIEnv* env, jclass cls, jlong sym,
+                                                                jint which) {
   (void)cls;
   char** names = NULL;
   size_t count = 0;
@@ -1333,8 +1325,7 @@ JNIEXPORT jobjectArray JNICALL Java_org_mxnetcpp_Native_symList(JNIEnv* env, jcl
 }
 
 JNIEXPORT jobjectArray JNICALL Java_org_mxnetcpp_Native_symInferShape(JNIEnv* env, jclass cls,
-                                                                      jlong sym,
-                                                                      jobjectArray names,
+                                                                      jlong sym, jobjectArray names,
                                                                       jobjectArray shapes,
                                                                       jboolean partial) {
   (void)cls;
@@ -1368,8 +1359,8 @@ JNIEXPORT jobjectArray JNICALL Java_org_mxnetcpp_Native_symInferShape(JNIEnv* en
     (*env)->DeleteLocalRef(env, a);
   }
   mxc_infer_result* res = NULL;
-  mxc_status* s = mxc_symbol_infer_shape(H(mxc_symbol, sym), n.v, ndims, flat, n.n,
-                                         partial ? 1 : 0, &res);
+  mxc_status* s =
+      mxc_symbol_infer_shape(H(mxc_symbol, sym), n.v, ndims, flat, n.n, partial ? 1 : 0, &res);
   free(ndims), free(flat), cstrs_free(&n);
   if (failed(env, s)) return NULL;
   jobjectArray r = (*env)->NewObjectArray(env, 3, g_long_array2, NULL);
@@ -1409,8 +1400,7 @@ JNIEXPORT jobjectArray JNICALL Java_org_mxnetcpp_Native_symInferShape(JNIEnv* en
 }
 
 JNIEXPORT jobjectArray JNICALL Java_org_mxnetcpp_Native_symInferType(JNIEnv* env, jclass cls,
-                                                                     jlong sym,
-                                                                     jobjectArray names,
+                                                                     jlong sym, jobjectArray names,
                                                                      jintArray dtypes) {
   (void)cls;
   cstrs n;

@@ -404,18 +404,26 @@ public final class Op {
       byte[] b = new byte[len];
       int at = 0;
       for (int i = 0; i < keys.length; i++) {
-        for (String s : new String[] {keys[i], values[i]}) {
-          for (int j = 0, n = s.length(); j < n; j++) {
-            char c = s.charAt(j);
-            if (c >= 0x80) {
-              return encodeUtf8(keys, values);
-            }
-            b[at++] = (byte) c;
-          }
-          b[at++] = 0;
+        at = ascii(keys[i], b, at);
+        at = at < 0 ? at : ascii(values[i], b, at);
+        if (at < 0) {
+          return encodeUtf8(keys, values);
         }
       }
       return b;
+    }
+
+    /** Copies an ASCII string and a NUL into b at `at`; -1 when s is not ASCII. */
+    private static int ascii(String s, byte[] b, int at) {
+      for (int j = 0, n = s.length(); j < n; j++) {
+        char c = s.charAt(j);
+        if (c >= 0x80) {
+          return -1;
+        }
+        b[at++] = (byte) c;
+      }
+      b[at++] = 0;
+      return at;
     }
 
     private static String checked(String s, String what) {

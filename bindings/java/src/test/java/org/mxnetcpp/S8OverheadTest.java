@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * the thread's CPU time (robust on this shared, loaded machine); wall time is printed too.
  */
 class S8OverheadTest {
-  private static final int ROUNDS = 15;
+  private static final int ROUNDS = 21;
   private static final int ROUNDS_N = 20_000;
   private static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
 
@@ -60,7 +60,7 @@ class S8OverheadTest {
 
   /** Measures and returns {binding wall, direct wall, binding cpu, direct cpu} medians (ns). */
   private static double[] compare(String label, Loop direct, Loop binding) {
-    for (int i = 0; i < 3; i++) { // warm-up: JIT, caches
+    for (int i = 0; i < 5; i++) { // warm-up: JIT, caches
       direct.run(ROUNDS_N);
       binding.run(ROUNDS_N);
     }
