@@ -86,7 +86,7 @@ skipped=$(count skipped)
 aborted=$(count aborted)
 passed=${passed:-0} failed=${failed:-0} skipped=${skipped:-0} aborted=${aborted:-0}
 if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi # the launcher itself failed
-grep -E "\[S\] .*PENDING|PENDING S[0-9]" "$log" | sed 's/^[ |+\\`-]*/skipped: /' | sort -u || true
+grep -E "\[S\] .*PENDING" "$log" | sed "s/^[^a-zA-Z]*/skipped: /" | sort -u || true
 skipped=$((skipped + aborted))
 echo "${passed} passed, ${failed} failed (${skipped} skipped)"
 [ "$failed" -eq 0 ]

@@ -1184,13 +1184,19 @@ JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_symVariable(JNIEnv* env, jclass
   return sym_from_string(env, name, mxc_symbol_variable);
 }
 
+/* The Java String of a string a call returned (freed here), or NULL after a failed status. */
+static jstring take_string(JNIEnv* env, mxc_status* s, char* str) {
+  if (failed(env, s)) return NULL;
+  jstring r = to_jstring(env, str);
+  mxc_string_free(str);
+  return r;
+}
+
 JNIEXPORT jstring JNICALL Java_org_mxnetcpp_Native_symToJson(JNIEnv* env, jclass cls, jlong sym) {
   (void)cls;
   char* json = NULL;
-  if (failed(env, mxc_symbol_to_json(H(mxc_symbol, sym), &json))) return NULL;
-  jstring r = to_jstring(env, json);
-  mxc_string_free(json);
-  return r;
+  mxc_status* s = mxc_symbol_to_json(H(mxc_symbol, sym), &json);
+  return take_string(env, s, json);
 }
 
 JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_symSave(JNIEnv* env, jclass cls, jlong sym,
@@ -1291,10 +1297,8 @@ JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_symCompose(JNIEnv* env, jclass 
 JNIEXPORT jstring JNICALL Java_org_mxnetcpp_Native_symName(JNIEnv* env, jclass cls, jlong sym) {
   (void)cls;
   char* name = NULL;
-  if (failed(env, mxc_symbol_name(H(mxc_symbol, sym), &name))) return NULL;
-  jstring r = to_jstring(env, name);
-  mxc_string_free(name);
-  return r;
+  mxc_status* s = mxc_symbol_name(H(mxc_symbol, sym), &name);
+  return take_string(env, s, name);
 }
 
 JNIEXPORT jobjectArray JNICALL Java_org_mxnetcpp_Native_symList(JNIEnv* env, jclass cls, jlong sym,

@@ -17,25 +17,11 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** S1: arrays from Java buffers, typed and by-name operators, results, errors; views; files. */
-class S1ArraysOpsTest {
-  private NDScope scope;
-
-  @BeforeEach
-  void open() {
-    scope = new NDScope();
-  }
-
-  @AfterEach
-  void close() {
-    scope.close();
-  }
-
+class S1ArraysOpsTest extends ScopedTest {
   @Test
   void floatArrayRoundTrip() {
     NDArray x = NDArray.create(new float[] {1, 2, 3, 4, 5, 6}, 2, 3);

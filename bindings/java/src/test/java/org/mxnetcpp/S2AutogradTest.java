@@ -7,24 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mxnetcpp.TestSupport.assertClose;
 
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** S2: autograd: record, backward, gradients, create_graph second derivatives. */
-class S2AutogradTest {
-  private NDScope scope;
-
-  @BeforeEach
-  void open() {
-    scope = new NDScope();
-  }
-
-  @AfterEach
-  void close() {
-    scope.close();
-  }
-
+class S2AutogradTest extends ScopedTest {
   @Test
   void gradientOfSumOfSquaresPlusThreeX() {
     float[] xs = {-2, -0.5f, 0, 1, 3};

@@ -45,17 +45,23 @@ class S8OverheadTest {
     return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   }
 
+  /** The CPU model (/proc/cpuinfo's "model name") and its widest x86 vector ISA. */
   static String cpuName() {
+    String model = System.getProperty("os.arch");
+    String isa = "";
     try {
       for (String l : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
         if (l.startsWith("model name")) {
-          return l.substring(l.indexOf(':') + 1).trim();
+          model = l.substring(l.indexOf(':') + 1).trim();
+        } else if (l.startsWith("flags") && isa.isEmpty()) {
+          String f = " " + l.substring(l.indexOf(':') + 1) + " ";
+          isa = f.contains(" avx512f ") ? " AVX-512" : f.contains(" avx2 ") ? " AVX2" : "";
         }
       }
     } catch (Exception e) {
       // not Linux
     }
-    return System.getProperty("os.arch");
+    return model + isa;
   }
 
   /** Measures and returns {binding wall, direct wall, binding cpu, direct cpu} medians (ns). */

@@ -8,26 +8,12 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Symbols: construction, lists, inference, JSON and files, composition. */
-class SymbolTest {
-  private NDScope scope;
-
-  @BeforeEach
-  void open() {
-    scope = new NDScope();
-  }
-
-  @AfterEach
-  void close() {
-    scope.close();
-  }
-
+class SymbolTest extends ScopedTest {
   private static Symbol fc(Symbol in, int hidden, String name) {
     return Symbol.create(Op.get("FullyConnected"), List.of(in), Map.of("num_hidden", hidden), name);
   }
