@@ -49,12 +49,18 @@ public final class Ctx extends NativeResource {
   }
 
   /**
-   * The calling thread's current ctx (created on first use; released when the thread ends).
+   * The calling thread's current ctx (created on first use; released when the thread ends). When
+   * the current ctx was closed (by its scope, or explicitly), the thread gets a fresh default one.
    *
    * @return the ctx operators of this thread run under
    */
   public static Ctx current() {
-    return CURRENT.get();
+    Ctx c = CURRENT.get();
+    if (c.isClosed()) {
+      CURRENT.remove();
+      c = CURRENT.get();
+    }
+    return c;
   }
 
   /** Restores the previous current ctx when closed; see {@link #use()}. */

@@ -832,6 +832,9 @@ public final class NDArray extends NativeResource {
    * @throws MXNetException as {@link #loadFile}
    */
   public static Loaded loadBytes(byte[] bytes, LoadOptions options) {
+    if (bytes == null) {
+      throw new MXNetException(MXNetException.INVALID_ARGUMENT, "NDArray.loadBytes: bytes is null");
+    }
     return loaded(load(null, bytes, options));
   }
 

@@ -161,6 +161,33 @@ class S7MisuseTest {
   }
 
   @Test
+  void nullArgumentsAreErrors() {
+    assertThrows(MXNetException.class, () -> Symbol.fromJson(null));
+    assertThrows(MXNetException.class, () -> Symbol.variable(null));
+    assertThrows(MXNetException.class, () -> NDArray.loadBytes(null, null));
+    assertThrows(RuntimeException.class, () -> Op.get(null));
+    assertThrows(RuntimeException.class, () -> NDArray.create((float[]) null));
+    try (NDArray x = NDArray.zeros(2)) {
+      assertThrows(RuntimeException.class, () -> x.copyTo((java.nio.Buffer) null));
+      assertThrows(MXNetException.class, () -> x.set(null));
+      assertThrows(MXNetException.class, () -> Op.invoke("_plus_scalar", java.util.Collections.singletonMap("scalar", null), x));
+    }
+  }
+
+  @Test
+  void closedCurrentCtxIsReplaced() {
+    Ctx.current().close();
+    try (NDArray y = Ops.relu(NDArray.create(new float[] {-1, 1}))) {
+      assertArrayEquals(new float[] {0, 1}, y.toFloatArray());
+    }
+    try (NDScope scope = new NDScope()) {
+      Ctx c = Ctx.create();
+      c.use(); // never restored: the scope closes c, the thread falls back to a fresh ctx
+    }
+    assertArrayEquals(new float[] {2}, NDArray.create(new float[] {1}).add(1).toFloatArray());
+  }
+
+  @Test
   void closeRacingWithUseNeverCrashes() throws Exception {
     for (int round = 0; round < 20; round++) {
       NDArray x = NDArray.create(new float[] {1, 2, 3});
