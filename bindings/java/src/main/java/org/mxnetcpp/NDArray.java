@@ -37,8 +37,8 @@ import java.util.Map;
  * thread uses it is a data race (wrong values, never a crash). {@link #close()} from any thread.
  */
 public final class NDArray extends NativeResource {
-  private long[] shape; // cached: a handle's shape never changes
-  private DType dtype;
+  private volatile long[] shape; // cached: a handle's shape never changes
+  private volatile DType dtype;
 
   NDArray(long handle) {
     super(handle, Kind.NDARRAY, true);
