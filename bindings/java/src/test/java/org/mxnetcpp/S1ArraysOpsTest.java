@@ -243,6 +243,30 @@ class S1ArraysOpsTest extends ScopedTest {
   }
 
   @Test
+  void wrappedBufferLivesAsLongAsItsLastArray() throws Exception {
+    ByteBuffer mem = ByteBuffer.allocateDirect(16).order(ByteOrder.nativeOrder());
+    java.lang.ref.WeakReference<ByteBuffer> ref = new java.lang.ref.WeakReference<>(mem);
+    NDArray x = NDArray.wrap(mem, DType.FLOAT32, 4);
+    NDArray view = x.reshape(2, 2);
+    mem = null;
+    x.close();
+    for (int i = 0; i < 5; i++) {
+      System.gc();
+      Thread.sleep(10);
+    }
+    assertTrue(ref.get() != null, "the view keeps the buffer reachable");
+    view.set(new float[] {1, 2, 3, 4});
+    assertEquals(4f, ref.get().asFloatBuffer().get(3));
+    view.close(); // the library's deleter drops the JNI global reference
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (ref.get() != null && System.nanoTime() < deadline) {
+      System.gc();
+      Thread.sleep(10);
+    }
+    assertNull(ref.get(), "the buffer became collectable after the last array closed");
+  }
+
+  @Test
   void filesRoundTrip(@TempDir Path dir) throws Exception {
     NDArray a = NDArray.create(new float[] {1, 2, 3, 4}, 2, 2);
     NDArray b = NDArray.create(new int[] {7, 8, 9});
