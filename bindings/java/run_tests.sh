@@ -8,6 +8,7 @@
 #
 #   bindings/java/run_tests.sh                        # bazel-bin libraries of this checkout
 #   bindings/java/run_tests.sh LIBMXC_SO LIBMXC_JNI_SO  # what //bindings/java:java_test passes
+#   JUNIT_SELECT="--select-class org.mxnetcpp.S8OverheadTest" bindings/java/run_tests.sh  # a subset
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -73,7 +74,7 @@ java -XX:-UsePerfData -XX:+UseSerialGC -Djava.io.tmpdir="$work/tmp" \
   -Dmxc.library="$mxc" -Dmxc.jni.library="$jni" -Dmxc.shared.dir="$shared" \
   -Dmxc.ops.source="$here/src/main/java/org/mxnetcpp/Ops.java" \
   -jar "$junit" --disable-banner --disable-ansi-colors --details=tree --details-theme=ascii \
-  --class-path "$work/classes:$work/tools:$work/test-classes" --scan-class-path \
+  --class-path "$work/classes:$work/tools:$work/test-classes" ${JUNIT_SELECT:---scan-class-path} \
   --reports-dir "$work/reports" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 
