@@ -7,7 +7,7 @@
 # S3-S6) are listed and counted apart; a failing compile step counts as one failure.
 #
 #   bindings/java/run_tests.sh                        # bazel-bin libraries of this checkout
-#   bindings/java/run_tests.sh LIBMXC_SO LIBMXC_JNI_SO  # what //bindings/java:java_test passes
+#   bindings/java/run_tests.sh LIBMXC_SO LIBMXC_JNI_SO MXNET_CLI  # what //bindings/java:java_test passes
 #   JUNIT_SELECT="--select-class org.mxnetcpp.S8OverheadTest" bindings/java/run_tests.sh  # a subset
 set -uo pipefail
 
@@ -15,6 +15,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 mxc="${1:-$repo/bazel-bin/c_api/libmxc.so.1}"
 jni="${2:-$repo/bazel-bin/bindings/java/libmxc_jni.so}"
+cli="${3:-$repo/bazel-bin/tools/mxnet/mxnet}" # the C++ CLI: S3/S4 compare the binding against it
 junit="${JUNIT_CONSOLE:-/usr/share/java/junit-platform-console-standalone.jar}"
 
 fail_setup() {
@@ -27,12 +28,14 @@ command -v java >/dev/null || fail_setup "'java' not found (Debian package openj
 [ -f "$junit" ] || fail_setup "$junit not found (Debian package junit5)"
 [ -f "$mxc" ] || fail_setup "$mxc not found: ./bazelw build //c_api:libmxc.so.1"
 [ -f "$jni" ] || fail_setup "$jni not found: ./bazelw build //bindings/java:libmxc_jni.so"
+[ -x "$cli" ] || fail_setup "$cli not found: ./bazelw build //tools/mxnet:mxnet"
 mxc="$(cd "$(dirname "$mxc")" && pwd)/$(basename "$mxc")"
 jni="$(cd "$(dirname "$jni")" && pwd)/$(basename "$jni")"
+cli="$(cd "$(dirname "$cli")" && pwd)/$(basename "$cli")"
 
 work="${TEST_TMPDIR:-$(mktemp -d)}/java"
 rm -rf "$work"
-mkdir -p "$work/classes" "$work/tools" "$work/test-classes" "$work/reports"
+mkdir -p "$work/classes" "$work/tools" "$work/examples" "$work/test-classes" "$work/reports"
 # ../shared (the repository's sibling) holds the real model files. Under Bazel the script is a
 # runfiles symlink: its real path leads back to the checkout (MXNET_SHARED_DIR overrides).
 real_repo="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
@@ -59,9 +62,12 @@ step "javac (library, -Xlint:all -Werror, -Xdoclint)" \
   step "javac (generator)" \
     javac --release 17 -encoding UTF-8 -Xlint:all -Werror -cp "$work/classes" -d "$work/tools" \
     $(find src/tools/java -name '*.java') &&
+  step "javac (examples: Classify, Train)" \
+    javac --release 17 -encoding UTF-8 -Xlint:all,-try -Werror -Xdoclint:all/protected \
+    -cp "$work/classes" -d "$work/examples" $(find src/examples/java -name '*.java') &&
   step "javac (tests)" \
     javac --release 17 -encoding UTF-8 -Xlint:all,-try,-processing -Werror \
-    -cp "$work/classes:$work/tools:$junit" -d "$work/test-classes" \
+    -cp "$work/classes:$work/tools:$work/examples:$junit" -d "$work/test-classes" \
     $(find src/test/java -name '*.java')
 if [ "$failed_steps" -ne 0 ]; then
   echo "0 passed, $failed_steps failed (0 skipped)"
@@ -71,10 +77,10 @@ fi
 echo "== JUnit (console launcher)"
 log="$work/junit.log"
 java -XX:-UsePerfData -XX:+UseSerialGC -Djava.io.tmpdir="$work/tmp" \
-  -Dmxc.library="$mxc" -Dmxc.jni.library="$jni" -Dmxc.shared.dir="$shared" \
+  -Dmxc.library="$mxc" -Dmxc.jni.library="$jni" -Dmxc.shared.dir="$shared" -Dmxc.cli="$cli" \
   -Dmxc.ops.source="$here/src/main/java/org/mxnetcpp/Ops.java" \
   -jar "$junit" --disable-banner --disable-ansi-colors --details=tree --details-theme=ascii \
-  --class-path "$work/classes:$work/tools:$work/test-classes" ${JUNIT_SELECT:---scan-class-path} \
+  --class-path "$work/classes:$work/tools:$work/examples:$work/test-classes" ${JUNIT_SELECT:---scan-class-path} \
   --reports-dir "$work/reports" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 

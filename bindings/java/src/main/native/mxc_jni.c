@@ -4,6 +4,7 @@
  * cross as real UTF-8 (converted from/to UTF-16 here, not JNI's modified UTF-8). Handles are
  * jlongs. The header org_mxnetcpp_Native.h comes from `javac -h` (Bazel genrule). */
 #include <jni.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1483,4 +1484,740 @@ JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_benchInvokeC(JNIEnv* env, jclass
   }
   cstr_free(&v);
   cstr_free(&k);
+}
+
+/* ---- gluon: model zoo, blocks, parameters (mxc/gluon.h) ---- */
+
+/* A Java String[] from a list the C ABI returned (freed here), or NULL after a failed status. */
+static jobjectArray take_strings(JNIEnv* env, mxc_status* s, char** names, size_t count) {
+  if (failed(env, s)) return NULL;
+  jobjectArray r = new_strings(env, names, count);
+  mxc_string_array_free(names, count);
+  return r;
+}
+
+JNIEXPORT jobjectArray JNICALL Java_org_mxnetcpp_Native_modelZooList(JNIEnv* env, jclass cls) {
+  (void)cls;
+  char** names = NULL;
+  size_t count = 0;
+  mxc_status* s = mxc_model_zoo_list(&names, &count);
+  return take_strings(env, s, names, count);
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_modelZooGet(JNIEnv* env, jclass cls, jstring name,
+                                                             jlong classes, jboolean pretrained,
+                                                             jstring root, jint type, jint id) {
+  (void)cls;
+  cstr n, r;
+  if (cstr_get(env, name, &n)) return 0;
+  if (cstr_get(env, root, &r)) {
+    cstr_free(&n);
+    return 0;
+  }
+  mxc_model_options o;
+  memset(&o, 0, sizeof o);
+  o.struct_size = sizeof o;
+  o.classes = classes;
+  o.pretrained = pretrained ? 1 : 0;
+  o.root = r.p;
+  o.device = dev(type, id);
+  mxc_block* out = NULL;
+  mxc_status* s = mxc_model_zoo_get(n.p, &o, &out);
+  cstr_free(&r), cstr_free(&n);
+  return failed(env, s) ? 0 : J(out);
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_blockFree(JNIEnv* env, jclass cls, jlong b) {
+  (void)env, (void)cls;
+  mxc_block_free(H(mxc_block, b));
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_symbolBlockImports(JNIEnv* env, jclass cls,
+                                                                    jstring symbol_file,
+                                                                    jobjectArray input_names,
+                                                                    jstring param_file, jint type,
+                                                                    jint id) {
+  (void)cls;
+  cstr sf, pf;
+  cstrs in;
+  if (cstr_get(env, symbol_file, &sf)) return 0;
+  if (cstr_get(env, param_file, &pf)) {
+    cstr_free(&sf);
+    return 0;
+  }
+  if (cstrs_get(env, input_names, "inputNames", &in)) {
+    cstr_free(&pf), cstr_free(&sf);
+    return 0;
+  }
+  mxc_block* out = NULL;
+  mxc_status* s = mxc_symbol_block_imports(sf.p, in.v, in.n, pf.p, dev(type, id), &out);
+  cstrs_free(&in), cstr_free(&pf), cstr_free(&sf);
+  return failed(env, s) ? 0 : J(out);
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_symbolBlockCreate(JNIEnv* env, jclass cls,
+                                                                   jlong symbol,
+                                                                   jobjectArray input_names) {
+  (void)cls;
+  cstrs in;
+  if (cstrs_get(env, input_names, "inputNames", &in)) return 0;
+  mxc_block* out = NULL;
+  mxc_status* s = mxc_symbol_block_create(H(mxc_symbol, symbol), in.v, in.n, &out);
+  cstrs_free(&in);
+  return failed(env, s) ? 0 : J(out);
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_blockInitialize(JNIEnv* env, jclass cls, jlong ctx,
+                                                                jlong b, jstring init, jint type,
+                                                                jint id, jboolean force) {
+  (void)cls;
+  cstr i;
+  if (cstr_get(env, init, &i)) return;
+  mxc_status* s =
+      mxc_block_initialize(H(mxc_ctx, ctx), H(mxc_block, b), i.p, dev(type, id), force ? 1 : 0);
+  cstr_free(&i);
+  failed(env, s);
+}
+
+/* Output handles of a call into a new long[] (or the outputs freed on failure). */
+static jlongArray take_outputs(JNIEnv* env, mxc_status* s, mxc_ndarray** out, size_t n) {
+  if (failed(env, s)) return NULL;
+  jlongArray r = new_handle_array(env, (void* const*)out, n);
+  if (!r) {
+    for (size_t i = 0; i < n; i++) mxc_ndarray_free(out[i]);
+  }
+  return r;
+}
+
+JNIEXPORT jlongArray JNICALL Java_org_mxnetcpp_Native_blockCall(JNIEnv* env, jclass cls, jlong ctx,
+                                                                jlong b, jlongArray inputs) {
+  (void)cls;
+  handles in;
+  if (handles_get(env, inputs, &in)) return NULL;
+  mxc_ndarray* small[SMALL];
+  size_t n = 0;
+  mxc_status* s = mxc_block_call(H(mxc_ctx, ctx), H(mxc_block, b), (mxc_ndarray* const*)in.v, in.n,
+                                 small, SMALL, &n);
+  jlongArray r = NULL;
+  if (s && mxc_status_code(s) == MXC_OUT_OF_RANGE) {
+    /* Maybe more outputs than SMALL: retry once with room for many. */
+    enum { BIG = 4096 };
+    mxc_ndarray** big = (mxc_ndarray**)malloc(BIG * sizeof(mxc_ndarray*));
+    if (big) {
+      mxc_status_free(s);
+      s = mxc_block_call(H(mxc_ctx, ctx), H(mxc_block, b), (mxc_ndarray* const*)in.v, in.n, big,
+                         BIG, &n);
+      r = take_outputs(env, s, big, n);
+      free(big);
+      handles_free(&in);
+      return r;
+    }
+  }
+  r = take_outputs(env, s, small, n);
+  handles_free(&in);
+  return r;
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_blockHybridize(JNIEnv* env, jclass cls, jlong b,
+                                                               jboolean deactivate,
+                                                               jboolean static_alloc,
+                                                               jboolean static_shape,
+                                                               jstring backend) {
+  (void)cls;
+  cstr be;
+  if (cstr_get(env, backend, &be)) return;
+  mxc_hybridize_options o;
+  memset(&o, 0, sizeof o);
+  o.struct_size = sizeof o;
+  o.deactivate = deactivate ? 1 : 0;
+  o.static_alloc = static_alloc ? 1 : 0;
+  o.static_shape = static_shape ? 1 : 0;
+  o.backend = be.p;
+  mxc_status* s = mxc_block_hybridize(H(mxc_block, b), &o);
+  cstr_free(&be);
+  failed(env, s);
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_blockExport(JNIEnv* env, jclass cls, jlong b,
+                                                            jstring path, jint epoch) {
+  (void)cls;
+  cstr p;
+  if (cstr_get(env, path, &p)) return;
+  mxc_status* s = mxc_block_export(H(mxc_block, b), p.p, epoch);
+  cstr_free(&p);
+  failed(env, s);
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_blockSaveParameters(JNIEnv* env, jclass cls,
+                                                                    jlong b, jstring path) {
+  (void)cls;
+  cstr p;
+  if (cstr_get(env, path, &p)) return;
+  mxc_status* s = mxc_block_save_parameters(H(mxc_block, b), p.p);
+  cstr_free(&p);
+  failed(env, s);
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_blockLoadParameters(
+    JNIEnv* env, jclass cls, jlong b, jstring path, jint type, jint id, jboolean allow_missing,
+    jboolean ignore_extra, jboolean cast_dtype) {
+  (void)cls;
+  cstr p;
+  if (cstr_get(env, path, &p)) return;
+  mxc_load_parameters_options o;
+  memset(&o, 0, sizeof o);
+  o.struct_size = sizeof o;
+  o.device = dev(type, id);
+  o.allow_missing = allow_missing ? 1 : 0;
+  o.ignore_extra = ignore_extra ? 1 : 0;
+  o.cast_dtype = cast_dtype ? 1 : 0;
+  mxc_status* s = mxc_block_load_parameters(H(mxc_block, b), p.p, &o);
+  cstr_free(&p);
+  failed(env, s);
+}
+
+JNIEXPORT jlongArray JNICALL Java_org_mxnetcpp_Native_blockCollectParams(JNIEnv* env, jclass cls,
+                                                                         jlong b, jstring select) {
+  (void)cls;
+  cstr sel;
+  if (cstr_get(env, select, &sel)) return NULL;
+  mxc_parameter** ps = NULL;
+  size_t n = 0;
+  mxc_status* s = mxc_block_collect_params(H(mxc_block, b), sel.p, &ps, &n);
+  cstr_free(&sel);
+  if (failed(env, s)) return NULL;
+  /* Java keeps each handle: take an extra reference, then free the list (-1 each). */
+  for (size_t i = 0; i < n; i++) {
+    mxc_status* r = mxc_parameter_retain(ps[i]);
+    if (r) {
+      for (size_t j = 0; j < i; j++) mxc_parameter_free(ps[j]);
+      mxc_parameter_array_free(ps, n);
+      failed(env, r);
+      return NULL;
+    }
+  }
+  jlongArray out = new_handle_array(env, (void* const*)ps, n);
+  if (!out) {
+    for (size_t i = 0; i < n; i++) mxc_parameter_free(ps[i]);
+  }
+  mxc_parameter_array_free(ps, n);
+  return out;
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_blockZeroGrad(JNIEnv* env, jclass cls, jlong b) {
+  (void)cls;
+  failed(env, mxc_block_zero_grad(H(mxc_block, b)));
+}
+
+JNIEXPORT jstring JNICALL Java_org_mxnetcpp_Native_blockToString(JNIEnv* env, jclass cls, jlong b) {
+  (void)cls;
+  char* text = NULL;
+  mxc_status* s = mxc_block_to_string(H(mxc_block, b), &text);
+  return take_string(env, s, text);
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_paramFree(JNIEnv* env, jclass cls, jlong p) {
+  (void)env, (void)cls;
+  mxc_parameter_free(H(mxc_parameter, p));
+}
+
+JNIEXPORT jstring JNICALL Java_org_mxnetcpp_Native_paramName(JNIEnv* env, jclass cls, jlong p) {
+  (void)cls;
+  char* name = NULL;
+  mxc_status* s = mxc_parameter_name(H(mxc_parameter, p), &name);
+  return take_string(env, s, name);
+}
+
+JNIEXPORT jlongArray JNICALL Java_org_mxnetcpp_Native_paramShape(JNIEnv* env, jclass cls,
+                                                                 jlong p) {
+  (void)cls;
+  int64_t d[64];
+  int32_t ndim = 0;
+  if (failed(env, mxc_parameter_shape(H(mxc_parameter, p), d, 64, &ndim))) return NULL;
+  if (ndim < 0) return NULL;
+  return new_longs(env, (const jlong*)d, (size_t)ndim);
+}
+
+JNIEXPORT jint JNICALL Java_org_mxnetcpp_Native_paramDtype(JNIEnv* env, jclass cls, jlong p) {
+  (void)cls;
+  int32_t d = -1;
+  if (failed(env, mxc_parameter_dtype(H(mxc_parameter, p), &d))) return -1;
+  return d;
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_paramArray(JNIEnv* env, jclass cls, jlong p,
+                                                            jboolean grad, jint type, jint id) {
+  (void)cls;
+  mxc_ndarray* out = NULL;
+  mxc_status* s = grad ? mxc_parameter_grad(H(mxc_parameter, p), dev(type, id), &out)
+                       : mxc_parameter_data(H(mxc_parameter, p), dev(type, id), &out);
+  return failed(env, s) ? 0 : J(out);
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_paramSetData(JNIEnv* env, jclass cls, jlong p,
+                                                             jlong value) {
+  (void)cls;
+  failed(env, mxc_parameter_set_data(H(mxc_parameter, p), H(mxc_ndarray, value)));
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_paramInitialize(JNIEnv* env, jclass cls, jlong ctx,
+                                                                jlong p, jstring init, jint type,
+                                                                jint id, jboolean force) {
+  (void)cls;
+  cstr i;
+  if (cstr_get(env, init, &i)) return;
+  mxc_status* s = mxc_parameter_initialize(H(mxc_ctx, ctx), H(mxc_parameter, p), i.p,
+                                           dev(type, id), force ? 1 : 0);
+  cstr_free(&i);
+  failed(env, s);
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_paramZeroGrad(JNIEnv* env, jclass cls, jlong p) {
+  (void)cls;
+  failed(env, mxc_parameter_zero_grad(H(mxc_parameter, p)));
+}
+
+JNIEXPORT jint JNICALL Java_org_mxnetcpp_Native_paramGradReq(JNIEnv* env, jclass cls, jlong p) {
+  (void)cls;
+  int32_t r = 0;
+  if (failed(env, mxc_parameter_grad_req(H(mxc_parameter, p), &r))) return -1;
+  return r;
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_paramSetGradReq(JNIEnv* env, jclass cls, jlong p,
+                                                                jint req) {
+  (void)cls;
+  failed(env, mxc_parameter_set_grad_req(H(mxc_parameter, p), req));
+}
+
+JNIEXPORT jdouble JNICALL Java_org_mxnetcpp_Native_paramMult(JNIEnv* env, jclass cls, jlong p,
+                                                             jboolean wd) {
+  (void)cls;
+  double v = 0;
+  mxc_status* s = wd ? mxc_parameter_wd_mult(H(mxc_parameter, p), &v)
+                     : mxc_parameter_lr_mult(H(mxc_parameter, p), &v);
+  return failed(env, s) ? 0 : v;
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_paramSetMult(JNIEnv* env, jclass cls, jlong p,
+                                                             jboolean wd, jdouble v) {
+  (void)cls;
+  failed(env, wd ? mxc_parameter_set_wd_mult(H(mxc_parameter, p), v)
+                 : mxc_parameter_set_lr_mult(H(mxc_parameter, p), v));
+}
+
+/* ---- training: losses, Trainer (mxc/training.h) ---- */
+
+JNIEXPORT jobjectArray JNICALL Java_org_mxnetcpp_Native_lossList(JNIEnv* env, jclass cls) {
+  (void)cls;
+  char** names = NULL;
+  size_t count = 0;
+  mxc_status* s = mxc_loss_list(&names, &count);
+  return take_strings(env, s, names, count);
+}
+
+/* Reads keys/values String[]s of equal length; returns 0 or -1 with an exception pending. */
+static int kwargs_get(JNIEnv* env, jobjectArray keys, jobjectArray values, cstrs* k, cstrs* v) {
+  if (cstrs_get(env, keys, "keys", k)) return -1;
+  if (cstrs_get(env, values, "values", v)) {
+    cstrs_free(k);
+    return -1;
+  }
+  if (k->n != v->n) {
+    cstrs_free(v), cstrs_free(k);
+    throw_code(env, MXC_INVALID_ARGUMENT, "mxc_jni: keys and values differ in length");
+    return -1;
+  }
+  return 0;
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_lossCreate(JNIEnv* env, jclass cls, jstring name,
+                                                            jobjectArray keys,
+                                                            jobjectArray values) {
+  (void)cls;
+  cstr n;
+  cstrs k, v;
+  if (cstr_get(env, name, &n)) return 0;
+  if (kwargs_get(env, keys, values, &k, &v)) {
+    cstr_free(&n);
+    return 0;
+  }
+  mxc_block* out = NULL;
+  mxc_status* s = mxc_loss_create(n.p, k.v, v.v, k.n, &out);
+  cstrs_free(&v), cstrs_free(&k), cstr_free(&n);
+  return failed(env, s) ? 0 : J(out);
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_trainerCreate(JNIEnv* env, jclass cls,
+                                                               jlongArray params,
+                                                               jstring optimizer, jobjectArray keys,
+                                                               jobjectArray values) {
+  (void)cls;
+  handles ps;
+  cstr o;
+  cstrs k, v;
+  if (handles_get(env, params, &ps)) return 0;
+  if (cstr_get(env, optimizer, &o)) {
+    handles_free(&ps);
+    return 0;
+  }
+  if (kwargs_get(env, keys, values, &k, &v)) {
+    cstr_free(&o), handles_free(&ps);
+    return 0;
+  }
+  mxc_trainer* out = NULL;
+  mxc_status* s =
+      mxc_trainer_create((mxc_parameter* const*)ps.v, ps.n, o.p, k.v, v.v, k.n, &out);
+  cstrs_free(&v), cstrs_free(&k), cstr_free(&o), handles_free(&ps);
+  return failed(env, s) ? 0 : J(out);
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_trainerFree(JNIEnv* env, jclass cls, jlong t) {
+  (void)env, (void)cls;
+  mxc_trainer_free(H(mxc_trainer, t));
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_trainerStep(JNIEnv* env, jclass cls, jlong ctx,
+                                                            jlong t, jdouble batch_size,
+                                                            jboolean ignore_stale) {
+  (void)cls;
+  failed(env, mxc_trainer_step(H(mxc_ctx, ctx), H(mxc_trainer, t), batch_size,
+                               ignore_stale ? 1 : 0));
+}
+
+JNIEXPORT jdouble JNICALL Java_org_mxnetcpp_Native_trainerLearningRate(JNIEnv* env, jclass cls,
+                                                                       jlong t) {
+  (void)cls;
+  double lr = 0;
+  return failed(env, mxc_trainer_learning_rate(H(mxc_trainer, t), &lr)) ? 0 : lr;
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_trainerSetLearningRate(JNIEnv* env, jclass cls,
+                                                                       jlong t, jdouble lr) {
+  (void)cls;
+  failed(env, mxc_trainer_set_learning_rate(H(mxc_trainer, t), lr));
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_trainerStates(JNIEnv* env, jclass cls, jlong t,
+                                                              jstring path, jboolean load) {
+  (void)cls;
+  cstr p;
+  if (cstr_get(env, path, &p)) return;
+  mxc_status* s = load ? mxc_trainer_load_states(H(mxc_trainer, t), p.p)
+                       : mxc_trainer_save_states(H(mxc_trainer, t), p.p);
+  cstr_free(&p);
+  failed(env, s);
+}
+
+/* ---- data: images, transforms, datasets, loaders (mxc/data.h) ---- */
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_imageDecode(JNIEnv* env, jclass cls,
+                                                             jbyteArray bytes, jint flag,
+                                                             jboolean to_rgb) {
+  (void)cls;
+  jsize n = (*env)->GetArrayLength(env, bytes);
+  jbyte* b = (*env)->GetByteArrayElements(env, bytes, NULL);
+  if (!b) return 0;
+  mxc_ndarray* out = NULL;
+  mxc_status* s = mxc_image_decode(b, (size_t)n, flag, to_rgb ? 1 : 0, &out);
+  (*env)->ReleaseByteArrayElements(env, bytes, b, JNI_ABORT);
+  return failed(env, s) ? 0 : J(out);
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_imageRead(JNIEnv* env, jclass cls, jstring path,
+                                                           jint flag, jboolean to_rgb) {
+  (void)cls;
+  cstr p;
+  if (cstr_get(env, path, &p)) return 0;
+  mxc_ndarray* out = NULL;
+  mxc_status* s = mxc_image_read(p.p, flag, to_rgb ? 1 : 0, &out);
+  cstr_free(&p);
+  return failed(env, s) ? 0 : J(out);
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_imageResizeShort(JNIEnv* env, jclass cls,
+                                                                  jlong image, jlong size,
+                                                                  jint interp,
+                                                                  jboolean round_long) {
+  (void)cls;
+  mxc_ndarray* out = NULL;
+  mxc_status* s =
+      mxc_image_resize_short(H(mxc_ndarray, image), size, interp, round_long ? 1 : 0, &out);
+  return failed(env, s) ? 0 : J(out);
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_transformFree(JNIEnv* env, jclass cls, jlong t) {
+  (void)env, (void)cls;
+  mxc_transform_free(H(mxc_transform, t));
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_transformToTensor(JNIEnv* env, jclass cls) {
+  (void)cls;
+  mxc_transform* out = NULL;
+  return failed(env, mxc_transform_to_tensor(&out)) ? 0 : J(out);
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_transformNormalize(JNIEnv* env, jclass cls,
+                                                                    jfloatArray mean,
+                                                                    jfloatArray std) {
+  (void)cls;
+  if (!mean || !std) {
+    throw_code(env, MXC_INVALID_ARGUMENT, "mxc_jni: mean and std must not be null");
+    return 0;
+  }
+  jsize nm = (*env)->GetArrayLength(env, mean), ns = (*env)->GetArrayLength(env, std);
+  float* m = (float*)malloc(((size_t)nm + 1) * sizeof(float));
+  float* sd = (float*)malloc(((size_t)ns + 1) * sizeof(float));
+  if (!m || !sd) {
+    free(m), free(sd);
+    throw_oom(env);
+    return 0;
+  }
+  (*env)->GetFloatArrayRegion(env, mean, 0, nm, m);
+  (*env)->GetFloatArrayRegion(env, std, 0, ns, sd);
+  mxc_transform* out = NULL;
+  mxc_status* s = mxc_transform_normalize(m, (size_t)nm, sd, (size_t)ns, &out);
+  free(m), free(sd);
+  return failed(env, s) ? 0 : J(out);
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_transformResize(JNIEnv* env, jclass cls, jlong w,
+                                                                 jlong h, jboolean keep_ratio,
+                                                                 jint interp) {
+  (void)cls;
+  mxc_transform* out = NULL;
+  return failed(env, mxc_transform_resize(w, h, keep_ratio ? 1 : 0, interp, &out)) ? 0 : J(out);
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_transformCenterCrop(JNIEnv* env, jclass cls,
+                                                                     jlong w, jlong h,
+                                                                     jint interp) {
+  (void)cls;
+  mxc_transform* out = NULL;
+  return failed(env, mxc_transform_center_crop(w, h, interp, &out)) ? 0 : J(out);
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_transformCast(JNIEnv* env, jclass cls,
+                                                               jint dtype) {
+  (void)cls;
+  mxc_transform* out = NULL;
+  return failed(env, mxc_transform_cast(dtype, &out)) ? 0 : J(out);
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_transformCompose(JNIEnv* env, jclass cls,
+                                                                  jlongArray steps) {
+  (void)cls;
+  handles h;
+  if (handles_get(env, steps, &h)) return 0;
+  mxc_transform* out = NULL;
+  mxc_status* s = mxc_transform_compose((mxc_transform* const*)h.v, h.n, &out);
+  handles_free(&h);
+  return failed(env, s) ? 0 : J(out);
+}
+
+/* Callbacks into Java: the calling thread (a DataLoader worker, or any other native thread) is
+ * attached to the JVM once, as a daemon, and detached when it exits (a pthread key destructor). */
+static pthread_key_t g_detach_key;
+static pthread_once_t g_detach_once = PTHREAD_ONCE_INIT;
+static jclass g_transform;         /* org.mxnetcpp.Transform */
+static jmethodID g_run_callback;   /* static Object runCallback(Object fn, long input) */
+
+static void detach_thread(void* unused) {
+  (void)unused;
+  (*g_vm)->DetachCurrentThread(g_vm);
+}
+
+static void make_detach_key(void) { pthread_key_create(&g_detach_key, detach_thread); }
+
+static JNIEnv* callback_env(void) {
+  JNIEnv* env = NULL;
+  jint rc = (*g_vm)->GetEnv(g_vm, (void**)&env, JNI_VERSION_1_8);
+  if (rc == JNI_OK) return env;
+  if (rc != JNI_EDETACHED) return NULL;
+  if ((*g_vm)->AttachCurrentThreadAsDaemon(g_vm, (void**)&env, NULL) != JNI_OK) return NULL;
+  pthread_once(&g_detach_once, make_detach_key);
+  pthread_setspecific(g_detach_key, (void*)1);
+  return env;
+}
+
+static mxc_status* java_transform(void* user_data, mxc_ndarray* input, mxc_ndarray** output) {
+  JNIEnv* env = callback_env();
+  if (!env) return mxc_status_create(MXC_INTERNAL, "mxc_jni: cannot attach the thread to the JVM");
+  if ((*env)->PushLocalFrame(env, 8) != 0) {
+    (*env)->ExceptionClear(env);
+    return mxc_status_create(MXC_RESOURCE_EXHAUSTED, "mxc_jni: no room for local references");
+  }
+  jobject r = (*env)->CallStaticObjectMethod(env, g_transform, g_run_callback, (jobject)user_data,
+                                             J(input));
+  mxc_status* s = NULL;
+  if ((*env)->ExceptionCheck(env) || !r) {
+    (*env)->ExceptionClear(env);
+    s = mxc_status_create(MXC_INTERNAL, "mxc_jni: the Java transform failed");
+  } else if ((*env)->IsInstanceOf(env, r, g_string)) {
+    const char* msg = (*env)->GetStringUTFChars(env, (jstring)r, NULL);
+    s = mxc_status_create(MXC_INVALID_ARGUMENT, msg ? msg : "the Java transform failed");
+    if (msg) (*env)->ReleaseStringUTFChars(env, (jstring)r, msg);
+  } else {
+    jlongArray a = (jlongArray)r;
+    jlong h = 0;
+    (*env)->GetLongArrayRegion(env, a, 0, 1, &h);
+    *output = H(mxc_ndarray, h);
+  }
+  (*env)->PopLocalFrame(env, NULL);
+  return s;
+}
+
+static void java_transform_free(void* user_data) {
+  JNIEnv* env = callback_env();
+  if (env) (*env)->DeleteGlobalRef(env, (jobject)user_data);
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_transformFromCallback(JNIEnv* env, jclass cls,
+                                                                       jobject fn) {
+  (void)cls;
+  if (!g_transform) {
+    jclass t = global_class(env, "org/mxnetcpp/Transform");
+    if (!t) return 0;
+    g_run_callback = (*env)->GetStaticMethodID(env, t, "runCallback",
+                                               "(Ljava/lang/Object;J)Ljava/lang/Object;");
+    if (!g_run_callback) return 0;
+    g_transform = t; /* a benign race: every thread stores the same global class */
+  }
+  jobject ref = (*env)->NewGlobalRef(env, fn);
+  if (!ref) {
+    throw_oom(env);
+    return 0;
+  }
+  mxc_transform* out = NULL;
+  mxc_status* s = mxc_transform_from_callback(java_transform, ref, java_transform_free, &out);
+  if (s) (*env)->DeleteGlobalRef(env, ref); /* on error free_user_data is never called */
+  return failed(env, s) ? 0 : J(out);
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_transformApply(JNIEnv* env, jclass cls, jlong t,
+                                                                jlong input) {
+  (void)cls;
+  mxc_ndarray* out = NULL;
+  mxc_status* s = mxc_transform_apply(H(mxc_transform, t), H(mxc_ndarray, input), &out);
+  return failed(env, s) ? 0 : J(out);
+}
+
+JNIEXPORT jstring JNICALL Java_org_mxnetcpp_Native_transformToString(JNIEnv* env, jclass cls,
+                                                                     jlong t) {
+  (void)cls;
+  char* text = NULL;
+  mxc_status* s = mxc_transform_to_string(H(mxc_transform, t), &text);
+  return take_string(env, s, text);
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_datasetFree(JNIEnv* env, jclass cls, jlong d) {
+  (void)env, (void)cls;
+  mxc_dataset_free(H(mxc_dataset, d));
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_datasetVision(JNIEnv* env, jclass cls,
+                                                               jstring root, jboolean train,
+                                                               jboolean fashion) {
+  (void)cls;
+  cstr r;
+  if (cstr_get(env, root, &r)) return 0;
+  mxc_dataset* out = NULL;
+  mxc_status* s = fashion ? mxc_dataset_fashion_mnist(r.p, train ? 1 : 0, &out)
+                          : mxc_dataset_mnist(r.p, train ? 1 : 0, &out);
+  cstr_free(&r);
+  return failed(env, s) ? 0 : J(out);
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_datasetFromArrays(JNIEnv* env, jclass cls,
+                                                                   jlongArray columns) {
+  (void)cls;
+  handles h;
+  if (handles_get(env, columns, &h)) return 0;
+  mxc_dataset* out = NULL;
+  mxc_status* s = mxc_dataset_from_arrays((mxc_ndarray* const*)h.v, h.n, &out);
+  handles_free(&h);
+  return failed(env, s) ? 0 : J(out);
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_datasetSize(JNIEnv* env, jclass cls, jlong d) {
+  (void)cls;
+  int64_t n = 0;
+  return failed(env, mxc_dataset_size(H(mxc_dataset, d), &n)) ? 0 : (jlong)n;
+}
+
+JNIEXPORT jlongArray JNICALL Java_org_mxnetcpp_Native_datasetGet(JNIEnv* env, jclass cls, jlong d,
+                                                                 jlong index) {
+  (void)cls;
+  mxc_ndarray* out[SMALL];
+  size_t n = 0;
+  mxc_status* s = mxc_dataset_get(H(mxc_dataset, d), index, out, SMALL, &n);
+  return take_outputs(env, s, out, n);
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_datasetDerive(JNIEnv* env, jclass cls, jlong d,
+                                                               jint how, jlong a, jlong b) {
+  (void)cls;
+  mxc_dataset* out = NULL;
+  mxc_status* s;
+  switch (how) {
+    case 0:
+      s = mxc_dataset_take(H(mxc_dataset, d), a, &out);
+      break;
+    case 1:
+      s = mxc_dataset_shard(H(mxc_dataset, d), a, b, &out);
+      break;
+    case 2:
+      s = mxc_dataset_transform_first(H(mxc_dataset, d), H(mxc_transform, a), 1, &out);
+      break;
+    default:
+      s = mxc_dataset_transform_first(H(mxc_dataset, d), H(mxc_transform, a), 0, &out);
+      break;
+  }
+  return failed(env, s) ? 0 : J(out);
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_dataloaderFree(JNIEnv* env, jclass cls, jlong l) {
+  (void)env, (void)cls;
+  mxc_dataloader_free(H(mxc_dataloader, l));
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_dataloaderCreate(JNIEnv* env, jclass cls,
+                                                                  jlong d, jlong batch_size,
+                                                                  jboolean shuffle,
+                                                                  jint last_batch,
+                                                                  jint num_workers,
+                                                                  jint prefetch) {
+  (void)cls;
+  mxc_dataloader_options o;
+  memset(&o, 0, sizeof o);
+  o.struct_size = sizeof o;
+  o.batch_size = batch_size;
+  o.shuffle = shuffle ? 1 : 0;
+  o.last_batch = last_batch;
+  o.num_workers = num_workers;
+  o.prefetch = prefetch;
+  mxc_dataloader* out = NULL;
+  return failed(env, mxc_dataloader_create(H(mxc_dataset, d), &o, &out)) ? 0 : J(out);
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_dataloaderSize(JNIEnv* env, jclass cls, jlong l) {
+  (void)cls;
+  int64_t n = 0;
+  return failed(env, mxc_dataloader_size(H(mxc_dataloader, l), &n)) ? 0 : (jlong)n;
+}
+
+JNIEXPORT jlongArray JNICALL Java_org_mxnetcpp_Native_dataloaderNext(JNIEnv* env, jclass cls,
+                                                                     jlong ctx, jlong l) {
+  (void)cls;
+  mxc_ndarray* out[SMALL];
+  size_t n = 0;
+  int32_t has = 0;
+  mxc_status* s = mxc_dataloader_next(H(mxc_ctx, ctx), H(mxc_dataloader, l), out, SMALL, &n, &has);
+  if (!s && !has) return NULL; /* end of the epoch */
+  return take_outputs(env, s, out, n);
+}
+
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_dataloaderReset(JNIEnv* env, jclass cls, jlong l) {
+  (void)cls;
+  failed(env, mxc_dataloader_reset(H(mxc_dataloader, l)));
 }

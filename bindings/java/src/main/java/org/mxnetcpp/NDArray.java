@@ -44,6 +44,20 @@ public final class NDArray extends NativeResource {
     super(handle, Kind.NDARRAY, true);
   }
 
+  /** Takes a +1 handle; adopted by the current NDScope only when {@code scoped}. */
+  NDArray(long handle, boolean scoped) {
+    super(handle, Kind.NDARRAY, scoped);
+  }
+
+  /** Wraps +1 handles (as the C ABI returned them) in order. */
+  static NDArray[] of(long[] handles) {
+    NDArray[] r = new NDArray[handles.length];
+    for (int i = 0; i < handles.length; i++) {
+      r[i] = new NDArray(handles[i]);
+    }
+    return r;
+  }
+
   // ---------------------------------------------------------------- creation
 
   /**

@@ -208,6 +208,144 @@ final class Native {
   /** {arguments, outputs, aux}: dtype codes, -1 unknown. */
   static native int[][] symInferType(long symbol, String[] names, int[] dtypes);
 
+  // ---- gluon (model zoo, blocks, parameters) ----
+  static native String[] modelZooList();
+
+  static native long modelZooGet(
+      String name, long classes, boolean pretrained, String root, int devType, int devId);
+
+  static native void blockFree(long block);
+
+  static native long symbolBlockImports(
+      String symbolFile, String[] inputNames, String paramFile, int devType, int devId);
+
+  static native long symbolBlockCreate(long symbol, String[] inputNames);
+
+  static native void blockInitialize(
+      long ctx, long block, String init, int devType, int devId, boolean forceReinit);
+
+  /** The output handles (+1 each). */
+  static native long[] blockCall(long ctx, long block, long[] inputs);
+
+  static native void blockHybridize(
+      long block, boolean deactivate, boolean staticAlloc, boolean staticShape, String backend);
+
+  static native void blockExport(long block, String path, int epoch);
+
+  static native void blockSaveParameters(long block, String path);
+
+  static native void blockLoadParameters(
+      long block, String path, int devType, int devId, boolean allowMissing, boolean ignoreExtra,
+      boolean castDtype);
+
+  /** Parameter handles (+1 each), registration order. */
+  static native long[] blockCollectParams(long block, String select);
+
+  static native void blockZeroGrad(long block);
+
+  static native String blockToString(long block);
+
+  static native void paramFree(long param);
+
+  static native String paramName(long param);
+
+  /** null while the rank is unknown; -1 for unknown dims. */
+  static native long[] paramShape(long param);
+
+  static native int paramDtype(long param);
+
+  /** grad false: the data, true: the gradient buffer. */
+  static native long paramArray(long param, boolean grad, int devType, int devId);
+
+  static native void paramSetData(long param, long value);
+
+  static native void paramInitialize(
+      long ctx, long param, String init, int devType, int devId, boolean forceReinit);
+
+  static native void paramZeroGrad(long param);
+
+  static native int paramGradReq(long param);
+
+  static native void paramSetGradReq(long param, int gradReq);
+
+  /** wd false: lr_mult, true: wd_mult. */
+  static native double paramMult(long param, boolean wd);
+
+  static native void paramSetMult(long param, boolean wd, double value);
+
+  // ---- training (losses, Trainer) ----
+  static native String[] lossList();
+
+  static native long lossCreate(String name, String[] keys, String[] values);
+
+  static native long trainerCreate(
+      long[] params, String optimizer, String[] keys, String[] values);
+
+  static native void trainerFree(long trainer);
+
+  static native void trainerStep(long ctx, long trainer, double batchSize, boolean ignoreStale);
+
+  static native double trainerLearningRate(long trainer);
+
+  static native void trainerSetLearningRate(long trainer, double lr);
+
+  /** load false: save_states, true: load_states. */
+  static native void trainerStates(long trainer, String path, boolean load);
+
+  // ---- data (images, transforms, datasets, loaders) ----
+  static native long imageDecode(byte[] bytes, int flag, boolean toRgb);
+
+  static native long imageRead(String path, int flag, boolean toRgb);
+
+  static native long imageResizeShort(long image, long size, int interp, boolean roundLongSide);
+
+  static native void transformFree(long transform);
+
+  static native long transformToTensor();
+
+  static native long transformNormalize(float[] mean, float[] std);
+
+  static native long transformResize(long width, long height, boolean keepRatio, int interp);
+
+  static native long transformCenterCrop(long width, long height, int interp);
+
+  static native long transformCast(int dtype);
+
+  static native long transformCompose(long[] steps);
+
+  /** fn is handed to Transform.runCallback on whichever thread applies the transform. */
+  static native long transformFromCallback(Object fn);
+
+  static native long transformApply(long transform, long input);
+
+  static native String transformToString(long transform);
+
+  static native void datasetFree(long dataset);
+
+  /** fashion: Fashion-MNIST, else MNIST. */
+  static native long datasetVision(String root, boolean train, boolean fashion);
+
+  static native long datasetFromArrays(long[] columns);
+
+  static native long datasetSize(long dataset);
+
+  static native long[] datasetGet(long dataset, long index);
+
+  /** how 0: take(a), 1: shard(a, b), 2: transform_first(a, lazy), 3: transform_first(a, eager). */
+  static native long datasetDerive(long dataset, int how, long a, long b);
+
+  static native void dataloaderFree(long loader);
+
+  static native long dataloaderCreate(
+      long dataset, long batchSize, boolean shuffle, int lastBatch, int numWorkers, int prefetch);
+
+  static native long dataloaderSize(long loader);
+
+  /** The next batch's fields (+1 each), or null at the end of the epoch. */
+  static native long[] dataloaderNext(long ctx, long loader);
+
+  static native void dataloaderReset(long loader);
+
   // ---- benchmarks (S8) ----
   /**
    * Runs mxc_invoke(ctx, op, {input}, one attribute key=value or none when key is null) then

@@ -5,7 +5,8 @@ import java.lang.invoke.VarHandle;
 import java.lang.ref.Cleaner;
 
 /**
- * A Java object owning one reference to a libmxc handle (an NDArray, Symbol or Ctx).
+ * A Java object owning one reference to a libmxc handle (an NDArray, Symbol, Ctx, Block,
+ * Parameter, Trainer, Transform, Dataset or DataLoader).
  *
  * <p>Ownership: the object holds a +1 reference from the C ABI, released exactly once by
  * {@link #close()}, by the {@link NDScope} that owns it when that scope closes, or, as a safety net
@@ -32,7 +33,13 @@ public abstract class NativeResource implements AutoCloseable {
   enum Kind {
     NDARRAY,
     SYMBOL,
-    CTX
+    CTX,
+    BLOCK,
+    PARAMETER,
+    TRAINER,
+    TRANSFORM,
+    DATASET,
+    DATALOADER
   }
 
   /** The Cleaner's action: frees the handle; it must not refer to the resource object. */
@@ -51,6 +58,12 @@ public abstract class NativeResource implements AutoCloseable {
         case NDARRAY -> Native.ndFree(handle);
         case SYMBOL -> Native.symFree(handle);
         case CTX -> Native.ctxFree(handle);
+        case BLOCK -> Native.blockFree(handle);
+        case PARAMETER -> Native.paramFree(handle);
+        case TRAINER -> Native.trainerFree(handle);
+        case TRANSFORM -> Native.transformFree(handle);
+        case DATASET -> Native.datasetFree(handle);
+        case DATALOADER -> Native.dataloaderFree(handle);
       }
     }
   }

@@ -22,6 +22,11 @@ public final class Symbol extends NativeResource {
     super(handle, Kind.SYMBOL, true);
   }
 
+  /** Takes a +1 handle; adopted by the current NDScope only when {@code scoped}. */
+  Symbol(long handle, boolean scoped) {
+    super(handle, Kind.SYMBOL, scoped);
+  }
+
   /**
    * Parses MXNet symbol JSON (any version MXNet wrote, legacy ones included).
    *

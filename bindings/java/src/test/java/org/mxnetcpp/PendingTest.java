@@ -12,12 +12,6 @@ import org.junit.jupiter.api.Test;
 class PendingTest {
   @Test
   @Disabled(
-      "PENDING S3: waits for the C ABI's gluon family (SymbolBlock imports, model zoo, Block call,"
-          + " hybridize) and image decode")
-  void s3InferenceOnRealFiles() {}
-
-  @Test
-  @Disabled(
       "PENDING S4: waits for the C ABI's gluon family (model zoo LeNet, Trainer, losses, export)"
           + " and the Fashion-MNIST dataset/loader")
   void s4Training() {}

@@ -20,6 +20,31 @@ final class TestSupport {
     return Files.isDirectory(data) ? data : null;
   }
 
+  /** The C++ CLI `mxnet` (system property mxc.cli, else the checkout's bazel-bin). */
+  static Path cli() {
+    String p = System.getProperty("mxc.cli");
+    Path c = p != null && !p.isEmpty() ? Path.of(p) : Path.of("../../bazel-bin/tools/mxnet/mxnet");
+    assertTrue(Files.isExecutable(c), "the C++ CLI " + c + " (./bazelw build //tools/mxnet:mxnet)");
+    return c;
+  }
+
+  /** Runs the C++ CLI with {@code args}; returns its stdout+stderr and asserts exit status 0. */
+  static String runCli(String... args) throws Exception {
+    java.util.List<String> cmd = new java.util.ArrayList<>();
+    cmd.add(cli().toString());
+    cmd.addAll(java.util.List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    int rc = p.waitFor();
+    assertEquals(0, rc, () -> "mxnet " + String.join(" ", args) + ":\n" + out);
+    return out;
+  }
+
+  /** A fresh temporary directory under java.io.tmpdir. */
+  static Path tempDir(String prefix) throws java.io.IOException {
+    return Files.createTempDirectory(prefix);
+  }
+
   static void assertClose(float[] want, float[] got, float tol) {
     assertEquals(want.length, got.length, "length");
     for (int i = 0; i < want.length; i++) {
