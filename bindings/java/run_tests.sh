@@ -2,9 +2,10 @@
 # Runs the Java binding's checks with the JDK (javac --release 17) and JUnit 5's console launcher
 # from Debian's junit5 (/usr/share/java); no Maven, no network. Steps: compile the library with
 # -Xlint:all -Werror and -Xdoclint (every public item documented), the generator and the tests;
-# run every JUnit test (including S8's overhead bound and the check that Ops.java equals a fresh
-# generation). Prints a final "N passed, N failed (N skipped)" line; skipped tests (the pending
-# S3-S6) are listed and counted apart; a failing compile step counts as one failure.
+# compile the examples (Classify, Train); run every JUnit test (S1-S8, including S8's overhead bound,
+# S3-S5's comparisons with the C++ CLI, and the check that Ops.java equals a fresh generation).
+# Prints a final "N passed, N failed (N skipped)" line; skipped tests (@Disabled ones marked
+# PENDING) are listed and counted apart; a failing compile step counts as one failure.
 #
 #   bindings/java/run_tests.sh                        # bazel-bin libraries of this checkout
 #   bindings/java/run_tests.sh LIBMXC_SO LIBMXC_JNI_SO MXNET_CLI  # what //bindings/java:java_test passes

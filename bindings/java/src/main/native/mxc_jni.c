@@ -1728,8 +1728,7 @@ JNIEXPORT jstring JNICALL Java_org_mxnetcpp_Native_paramName(JNIEnv* env, jclass
   return take_string(env, s, name);
 }
 
-JNIEXPORT jlongArray JNICALL Java_org_mxnetcpp_Native_paramShape(JNIEnv* env, jclass cls,
-                                                                 jlong p) {
+JNIEXPORT jlongArray JNICALL Java_org_mxnetcpp_Native_paramShape(JNIEnv* env, jclass cls, jlong p) {
   (void)cls;
   int64_t d[64];
   int32_t ndim = 0;
@@ -1766,8 +1765,8 @@ JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_paramInitialize(JNIEnv* env, jcl
   (void)cls;
   cstr i;
   if (cstr_get(env, init, &i)) return;
-  mxc_status* s = mxc_parameter_initialize(H(mxc_ctx, ctx), H(mxc_parameter, p), i.p,
-                                           dev(type, id), force ? 1 : 0);
+  mxc_status* s = mxc_parameter_initialize(H(mxc_ctx, ctx), H(mxc_parameter, p), i.p, dev(type, id),
+                                           force ? 1 : 0);
   cstr_free(&i);
   failed(env, s);
 }
@@ -1849,8 +1848,8 @@ JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_lossCreate(JNIEnv* env, jclass 
 }
 
 JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_trainerCreate(JNIEnv* env, jclass cls,
-                                                               jlongArray params,
-                                                               jstring optimizer, jobjectArray keys,
+                                                               jlongArray params, jstring optimizer,
+                                                               jobjectArray keys,
                                                                jobjectArray values) {
   (void)cls;
   handles ps;
@@ -1866,8 +1865,7 @@ JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_trainerCreate(JNIEnv* env, jcla
     return 0;
   }
   mxc_trainer* out = NULL;
-  mxc_status* s =
-      mxc_trainer_create((mxc_parameter* const*)ps.v, ps.n, o.p, k.v, v.v, k.n, &out);
+  mxc_status* s = mxc_trainer_create((mxc_parameter* const*)ps.v, ps.n, o.p, k.v, v.v, k.n, &out);
   cstrs_free(&v), cstrs_free(&k), cstr_free(&o), handles_free(&ps);
   return failed(env, s) ? 0 : J(out);
 }
@@ -1881,8 +1879,8 @@ JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_trainerStep(JNIEnv* env, jclass 
                                                             jlong t, jdouble batch_size,
                                                             jboolean ignore_stale) {
   (void)cls;
-  failed(env, mxc_trainer_step(H(mxc_ctx, ctx), H(mxc_trainer, t), batch_size,
-                               ignore_stale ? 1 : 0));
+  failed(env,
+         mxc_trainer_step(H(mxc_ctx, ctx), H(mxc_trainer, t), batch_size, ignore_stale ? 1 : 0));
 }
 
 JNIEXPORT jdouble JNICALL Java_org_mxnetcpp_Native_trainerLearningRate(JNIEnv* env, jclass cls,
@@ -2019,8 +2017,8 @@ JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_transformCompose(JNIEnv* env, j
  * attached to the JVM once, as a daemon, and detached when it exits (a pthread key destructor). */
 static pthread_key_t g_detach_key;
 static pthread_once_t g_detach_once = PTHREAD_ONCE_INIT;
-static jclass g_transform;         /* org.mxnetcpp.Transform */
-static jmethodID g_run_callback;   /* static Object runCallback(Object fn, long input) */
+static jclass g_transform;       /* org.mxnetcpp.Transform */
+static jmethodID g_run_callback; /* static Object runCallback(Object fn, long input) */
 
 static void detach_thread(void* unused) {
   (void)unused;
@@ -2078,8 +2076,8 @@ JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_transformFromCallback(JNIEnv* e
   if (!g_transform) {
     jclass t = global_class(env, "org/mxnetcpp/Transform");
     if (!t) return 0;
-    g_run_callback = (*env)->GetStaticMethodID(env, t, "runCallback",
-                                               "(Ljava/lang/Object;J)Ljava/lang/Object;");
+    g_run_callback =
+        (*env)->GetStaticMethodID(env, t, "runCallback", "(Ljava/lang/Object;J)Ljava/lang/Object;");
     if (!g_run_callback) return 0;
     g_transform = t; /* a benign race: every thread stores the same global class */
   }
@@ -2181,12 +2179,10 @@ JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_dataloaderFree(JNIEnv* env, jcla
   mxc_dataloader_free(H(mxc_dataloader, l));
 }
 
-JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_dataloaderCreate(JNIEnv* env, jclass cls,
-                                                                  jlong d, jlong batch_size,
-                                                                  jboolean shuffle,
-                                                                  jint last_batch,
-                                                                  jint num_workers,
-                                                                  jint prefetch) {
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_dataloaderCreate(JNIEnv* env, jclass cls, jlong d,
+                                                                  jlong batch_size,
+                                                                  jboolean shuffle, jint last_batch,
+                                                                  jint num_workers, jint prefetch) {
   (void)cls;
   mxc_dataloader_options o;
   memset(&o, 0, sizeof o);

@@ -37,11 +37,14 @@ public final class NDScope implements AutoCloseable {
   private final ArrayDeque<NDScope> stack;
   private final Thread thread;
   private volatile boolean closed;
+  /** The innermost open scope of the thread when this one was opened, or null. */
+  private final NDScope parent;
 
   /** Opens a scope on the calling thread; it becomes the innermost one. */
   public NDScope() {
     stack = STACK.get();
     thread = Thread.currentThread();
+    parent = current();
     stack.push(this);
   }
 
@@ -91,6 +94,29 @@ public final class NDScope implements AutoCloseable {
           MXNetException.INVALID_ARGUMENT, "NDScope.detach: the resource is not owned by this scope");
     }
     resource.scope = null;
+    return resource;
+  }
+
+  /**
+   * Hands {@code resource} from this scope to the enclosing one (the innermost open scope of the
+   * thread when this one was opened), or detaches it when there is none: for results a method
+   * computes inside a scope of its own and returns.
+   *
+   * @param resource a resource owned by this scope
+   * @param <T> the resource type
+   * @return {@code resource}
+   * @throws MXNetException INVALID_ARGUMENT when this scope does not own it (or it is closed)
+   */
+  public <T extends NativeResource> T escape(T resource) {
+    detach(resource);
+    NDScope p = parent;
+    if (p != null && !p.closed) {
+      try {
+        p.attach(resource);
+      } catch (MXNetException e) {
+        // The parent closed meanwhile (from another thread): the caller owns the resource.
+      }
+    }
     return resource;
   }
 

@@ -35,6 +35,7 @@ public final class Parameter extends NativeResource {
    * @throws MXNetException INVALID_ARGUMENT when closed
    */
   public String name() {
+    handle(); // throws when closed
     String n = name;
     if (n == null) {
       try {

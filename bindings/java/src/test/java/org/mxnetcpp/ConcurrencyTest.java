@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * S6's pattern over what the C ABI has now (operators, autograd; the hybridized-block version is
- * pending in PendingTest): 8 executor threads x 200 calls on shared inputs, each thread with its
+ * S6's pattern on operators and autograd (the hybridized-block version is S6BlockConcurrencyTest):
+ * 8 executor threads x 200 calls on shared inputs, each thread with its
  * own current Ctx; identical outputs, no crash.
  */
 class ConcurrencyTest {

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 class NDScopeTest {
   @Test
   void closesEverythingCreatedInsideExceptDetached() {
+    Ctx.current(); // the thread's ctx (created on first use, not scoped) exists before counting
     MXNet.waitAll();
     long before = MXNet.handleStats().live();
     NDArray kept;
@@ -90,5 +91,29 @@ class NDScopeTest {
     NDArray b = NDArray.zeros(1); // the closed scope no longer collects
     assertFalse(b.isClosed());
     b.close();
+  }
+
+  @Test
+  void escapeHandsTheResourceToTheEnclosingScope() {
+    NDArray kept;
+    NDArray temp;
+    try (NDScope outer = new NDScope()) {
+      try (NDScope inner = new NDScope()) {
+        temp = NDArray.zeros(2);
+        kept = inner.escape(NDArray.zeros(3));
+        assertEquals(1, inner.size());
+      }
+      assertTrue(temp.isClosed());
+      assertFalse(kept.isClosed());
+      assertEquals(1, outer.size());
+    }
+    assertTrue(kept.isClosed());
+    // Without an enclosing scope, escape detaches.
+    NDArray free;
+    try (NDScope only = new NDScope()) {
+      free = only.escape(NDArray.zeros(1));
+    }
+    assertFalse(free.isClosed());
+    free.close();
   }
 }

@@ -243,7 +243,8 @@ public final class Classify {
    * @param interp the resize filter
    * @param mean per-channel means (RGB, [0, 1] scale)
    * @param std per-channel standard deviations
-   * @return the batch of one, (1, 3, S, S) float32 (NCHW), on cpu(0)
+   * @return the batch of one, (1, 3, S, S) float32 (NCHW), on cpu(0), owned by the caller's
+   *     NDScope, if any
    * @throws MXNetException for unreadable images or bad sizes
    */
   public static NDArray preprocess(
@@ -256,7 +257,7 @@ public final class Classify {
               Transform.normalize(mean, std));
       NDArray x = prep.apply(Image.resizeShort(Image.read(image), resize, interp, true));
       long[] s = x.shape();
-      return scope.detach(x.reshape(1, s[0], s[1], s[2]));
+      return scope.escape(x.reshape(1, s[0], s[1], s[2]));
     }
   }
 

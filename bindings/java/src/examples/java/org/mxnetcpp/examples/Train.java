@@ -96,7 +96,7 @@ public final class Train {
    * The default net of {@code mxnet train}, as a symbol graph (input "data", (N, 1, 28, 28)
    * float32, NCHW): conv 5x5 16 pad 2 + relu, max pool 2, conv 5x5 32 + relu, max pool 2,
    * flatten, dense 128 + relu, dense 10 (logits). Parameters conv0/conv1/dense0/dense1 _weight and
-   * _bias, uninitialized.
+   * _bias, uninitialized. Owned by the caller's NDScope, if any.
    *
    * @return the block
    */
@@ -111,7 +111,7 @@ public final class Train {
       x = dense(x, "dense0", 128);
       x = Symbol.create(Op.get("Activation"), List.of(x), Map.of("act_type", "relu"), "relu2");
       x = dense(x, "dense1", 10);
-      return scope.detach(SymbolBlock.create(x, List.of("data")));
+      return scope.escape(SymbolBlock.create(x, List.of("data")));
     }
   }
 
@@ -187,7 +187,7 @@ public final class Train {
    *
    * @param o the options
    * @param log where the progress lines go
-   * @return the net, its test accuracy and the test set (owned by the caller)
+   * @return the net, its test accuracy and the test set (owned by the caller's NDScope, if any)
    * @throws MXNetException for missing data files, bad options, or training errors
    * @throws java.io.IOException when the output directory cannot be made
    */
@@ -281,7 +281,7 @@ public final class Train {
               CLASSES.get(truth), pred == truth ? "" : "  (wrong)");
         }
       }
-      return new Result(scope.detach(net), testAcc, scope.detach(test));
+      return new Result(scope.escape(net), testAcc, scope.escape(test));
     }
   }
 
