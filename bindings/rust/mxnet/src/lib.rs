@@ -81,3 +81,5 @@ pub fn handle_stats() -> Result<HandleStats> {
 }
 
 pub use context::abi_version;
+/// The raw C ABI (`mxc-sys`), for what the safe API does not cover.
+pub use mxc_sys as sys;

@@ -438,7 +438,7 @@ impl NDArray {
         let _keep = cnames;
         // SAFETY: all pointers valid for `arrays.len()` entries.
         check(unsafe {
-            sys::mxc_ndarray_save(path.as_ptr(), handles.as_ptr(), name_ptrs.map_or(ptr::null(), |n| n.as_ptr()), arrays.len(), &opts)
+            sys::mxc_ndarray_save(path.as_ptr(), handles.as_ptr(), name_ptrs.as_ref().map_or(ptr::null(), |n| n.as_ptr()), arrays.len(), &opts)
         })
     }
 
@@ -453,7 +453,7 @@ impl NDArray {
         check(unsafe {
             sys::mxc_ndarray_save_to_buffer(
                 handles.as_ptr(),
-                name_ptrs.map_or(ptr::null(), |n| n.as_ptr()),
+                name_ptrs.as_ref().map_or(ptr::null(), |n| n.as_ptr()),
                 arrays.len(),
                 &opts,
                 &mut data,

@@ -1,0 +1,95 @@
+//! S7 (BINDINGS.md): use after close, double close, wrong dtype buffer, missing file, bad JSON,
+//! unknown operator: each an `Err`, never a crash. In safe Rust, use after close and double
+//! close do not compile (`NDArray::close`'s compile_fail doctests); here the same mistakes are
+//! made through raw handles, which the C ABI checks.
+use mxnet::{ops, Code, DType, NDArray, Op, Symbol};
+use mxc_sys as sys;
+
+#[test]
+fn use_after_close_through_a_raw_handle() {
+    let a = NDArray::from_slice(&[1.0f32, 2.0], &[2]).unwrap();
+    let raw = a.into_raw();
+    unsafe { sys::mxc_ndarray_free(raw) };
+    // The stale handle wrapped again: every call is an InvalidArgument naming the freed handle.
+    let stale = unsafe { NDArray::from_raw(raw) };
+    let e = stale.shape().unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument);
+    assert!(e.message().contains("freed"), "{e}");
+    let e = ops::relu(&stale).unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument);
+    assert!(e.message().contains("freed"), "{e}");
+    assert!(stale.to_vec::<f32>().is_err());
+    assert_eq!(format!("{stale:?}").contains("INVALID_ARGUMENT"), true);
+    // Dropping it is the second free of the handle: ignored by the library, and counted.
+    let before = mxnet::handle_stats().unwrap().bad_frees;
+    drop(stale);
+    assert!(mxnet::handle_stats().unwrap().bad_frees > before);
+}
+
+#[test]
+fn double_close_through_a_raw_handle() {
+    let s = Symbol::variable("v").unwrap();
+    let raw = s.as_raw();
+    let before = mxnet::handle_stats().unwrap().bad_frees;
+    drop(s);
+    unsafe { sys::mxc_symbol_free(raw) };
+    assert!(mxnet::handle_stats().unwrap().bad_frees > before);
+}
+
+#[test]
+fn wrong_dtype_buffer() {
+    let a = NDArray::from_slice(&[1.0f32, 2.0], &[2]).unwrap();
+    let e = a.to_vec::<i32>().unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument);
+    assert!(e.message().contains("int32") && e.message().contains("float32"), "{e}");
+    let mut b = a.clone();
+    let e = b.copy_from_slice(&[1.0f64, 2.0]).unwrap_err();
+    assert!(e.message().contains("float64"), "{e}");
+    // Right type, wrong length: the C ABI names both byte sizes.
+    let e = b.copy_from_slice(&[1.0f32, 2.0, 3.0]).unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument);
+    assert!(e.message().contains("12") && e.message().contains('8'), "{e}");
+    let e = NDArray::from_slice(&[1.0f32, 2.0, 3.0], &[2, 2]).unwrap_err();
+    assert!(e.message().contains("12") && e.message().contains("16"), "{e}");
+    let e = NDArray::from_bytes(&[0u8; 3], &[2], DType::Float16, mxnet::Device::CPU).unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument);
+    let e = NDArray::zeros(&[-1], DType::Float32).unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument);
+}
+
+#[test]
+fn missing_file() {
+    let e = NDArray::load("/nonexistent/dir/x.params").unwrap_err();
+    assert_eq!(e.code(), Code::NotFound);
+    assert!(e.message().contains("/nonexistent/dir/x.params"), "{e}");
+    assert_eq!(Symbol::load("/nonexistent-symbol.json").unwrap_err().code(), Code::NotFound);
+    // Not such a file, and a truncated one.
+    assert!(NDArray::load_from_bytes(b"definitely not a params file").is_err());
+    let a = NDArray::from_slice(&[1.0f32; 8], &[8]).unwrap();
+    let bytes = NDArray::save_to_bytes(&[&a], None, mxnet::FileFormat::NDArrayList).unwrap();
+    let e = NDArray::load_from_bytes(&bytes[..bytes.len() - 5]).unwrap_err();
+    assert_eq!(e.code(), Code::DataLoss, "{e}");
+}
+
+#[test]
+fn bad_json() {
+    for json in ["{", "[]", "{\"nodes\": 3}", ""] {
+        let e = Symbol::from_json(json).unwrap_err();
+        assert!(matches!(e.code(), Code::InvalidArgument | Code::DataLoss), "{json}: {e}");
+    }
+    // Interior NUL bytes are caught by the binding.
+    assert_eq!(Symbol::from_json("{\0}").unwrap_err().code(), Code::InvalidArgument);
+}
+
+#[test]
+fn unknown_operator() {
+    let x = NDArray::from_slice(&[1.0f32], &[1]).unwrap();
+    let e = mxnet::invoke("no_such_op", &[&x], &[]).unwrap_err();
+    assert_eq!(e.code(), Code::NotFound);
+    assert!(e.message().contains("no_such_op"), "{e}");
+    assert_eq!(Op::find("no_such_op").unwrap_err().code(), Code::NotFound);
+    assert_eq!(Symbol::create("no_such_op", &[], &[], None).unwrap_err().code(), Code::NotFound);
+    // Wrong input counts and unknown attributes are errors too.
+    assert!(mxnet::invoke("relu", &[], &[]).is_err());
+    assert!(mxnet::invoke("relu", &[&x], &[("no_such_attr", "1")]).is_err());
+}
