@@ -20,7 +20,10 @@ fn find_lib_dir(manifest: &Path) -> Result<PathBuf, String> {
         return if has_lib(&dir) {
             Ok(dir)
         } else {
-            Err(format!("MXC_LIB_DIR={} holds neither libmxc.so nor {SONAME}", dir.display()))
+            Err(format!(
+                "MXC_LIB_DIR={} holds neither libmxc.so nor {SONAME}",
+                dir.display()
+            ))
         };
     }
     for root in manifest.ancestors() {

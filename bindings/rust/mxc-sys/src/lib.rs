@@ -213,8 +213,10 @@ extern "C" {
     pub fn mxc_handle_stats_get(stats: *mut mxc_handle_stats) -> *mut mxc_status;
 
     // ---- ctx.h ----
-    pub fn mxc_ctx_create(options: *const mxc_ctx_options, out: *mut *mut mxc_ctx)
-        -> *mut mxc_status;
+    pub fn mxc_ctx_create(
+        options: *const mxc_ctx_options,
+        out: *mut *mut mxc_ctx,
+    ) -> *mut mxc_status;
     pub fn mxc_ctx_retain(ctx: *mut mxc_ctx) -> *mut mxc_status;
     pub fn mxc_ctx_free(ctx: *mut mxc_ctx);
     pub fn mxc_ctx_device(ctx: *mut mxc_ctx, out: *mut mxc_device) -> *mut mxc_status;

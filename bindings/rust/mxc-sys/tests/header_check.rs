@@ -45,7 +45,6 @@ fn tokenize(src: &str) -> Vec<Tok> {
             out.push(Tok::Str(src[i + 1..end].to_string()));
             i = end + 1;
         } else if c.is_ascii_alphabetic() || c == '_' {
-            let s = i;
             if src[i..].starts_with("r#") {
                 i += 2;
             }
@@ -53,7 +52,6 @@ fn tokenize(src: &str) -> Vec<Tok> {
             while i < b.len() && ((b[i] as char).is_ascii_alphanumeric() || b[i] == b'_') {
                 i += 1;
             }
-            let _ = s;
             out.push(Tok::Ident(src[start..i].to_string()));
         } else if c.is_ascii_digit() {
             let s = i;
@@ -102,7 +100,11 @@ impl Parser {
         self.t.get(self.i)
     }
     fn next(&mut self) -> Tok {
-        let t = self.t.get(self.i).cloned().unwrap_or_else(|| panic!("unexpected end"));
+        let t = self
+            .t
+            .get(self.i)
+            .cloned()
+            .unwrap_or_else(|| panic!("unexpected end"));
         self.i += 1;
         t
     }
@@ -153,12 +155,18 @@ impl Parser {
                 self.expect("mut");
                 false
             };
-            return Ty::Ptr { is_const, to: Box::new(self.ty()) };
+            return Ty::Ptr {
+                is_const,
+                to: Box::new(self.ty()),
+            };
         }
         if self.eat("Option") {
             self.expect("<");
             let f = self.ty();
-            assert!(matches!(f, Ty::Fn { .. }), "Option<..> only wraps fn pointers here");
+            assert!(
+                matches!(f, Ty::Fn { .. }),
+                "Option<..> only wraps fn pointers here"
+            );
             self.expect(">");
             return f;
         }
@@ -173,7 +181,10 @@ impl Parser {
             self.expect("fn");
             let params = self.params();
             let ret = self.ret();
-            return Ty::Fn { params, ret: Box::new(ret) };
+            return Ty::Fn {
+                params,
+                ret: Box::new(ret),
+            };
         }
         if self.eat("(") {
             self.expect(")");
@@ -223,7 +234,10 @@ impl Parser {
 }
 
 fn parse_rust(src: &str) -> Decls {
-    let mut p = Parser { t: tokenize(src), i: 0 };
+    let mut p = Parser {
+        t: tokenize(src),
+        i: 0,
+    };
     let mut d = Decls::default();
     let mut repr_c = false;
     while p.peek().is_some() {
@@ -317,12 +331,22 @@ fn c_type(t: &Ty, d: &Decls) -> String {
     match t {
         Ty::Unit => "void".into(),
         Ty::Ptr { is_const, to } => {
-            format!("__typeof__({}{})*", c_type(to, d), if *is_const { " const" } else { "" })
+            format!(
+                "__typeof__({}{})*",
+                c_type(to, d),
+                if *is_const { " const" } else { "" }
+            )
         }
         Ty::Fn { params, ret } => {
-            let ps: Vec<String> =
-                params.iter().map(|p| format!("__typeof__({})", c_type(p, d))).collect();
-            let ps = if ps.is_empty() { "void".to_string() } else { ps.join(", ") };
+            let ps: Vec<String> = params
+                .iter()
+                .map(|p| format!("__typeof__({})", c_type(p, d)))
+                .collect();
+            let ps = if ps.is_empty() {
+                "void".to_string()
+            } else {
+                ps.join(", ")
+            };
             format!("__typeof__({}) (*)({ps})", c_type(ret, d))
         }
         Ty::Named(n) => match n.as_str() {
@@ -353,11 +377,19 @@ fn c_check_source(d: &Decls) -> String {
         writeln!(c, "static struct {o}* rs_opaque_{o};").unwrap();
     }
     for (name, value) in &d.consts {
-        writeln!(c, "_Static_assert({name} == ({value}), \"const {name} = {value}\");").unwrap();
+        writeln!(
+            c,
+            "_Static_assert({name} == ({value}), \"const {name} = {value}\");"
+        )
+        .unwrap();
     }
     for (name, ty) in &d.aliases {
         let t = c_type(ty, d);
-        writeln!(c, "_Static_assert(SAME_TYPE(({name})0, {t}), \"type {name} = {t}\");").unwrap();
+        writeln!(
+            c,
+            "_Static_assert(SAME_TYPE(({name})0, {t}), \"type {name} = {t}\");"
+        )
+        .unwrap();
     }
     for (name, fields) in &d.structs {
         writeln!(c, "struct rs_{name} {{").unwrap();
@@ -383,8 +415,16 @@ fn c_check_source(d: &Decls) -> String {
         }
     }
     for (name, params, ret) in &d.fns {
-        let f = Ty::Fn { params: params.clone(), ret: Box::new(ret.clone()) };
-        writeln!(c, "static __typeof__({}) const rs_fn_{name} = {name};", c_type(&f, d)).unwrap();
+        let f = Ty::Fn {
+            params: params.clone(),
+            ret: Box::new(ret.clone()),
+        };
+        writeln!(
+            c,
+            "static __typeof__({}) const rs_fn_{name} = {name};",
+            c_type(&f, d)
+        )
+        .unwrap();
     }
     c
 }
@@ -423,10 +463,16 @@ fn header_decls(include: &Path) -> (BTreeSet<String>, BTreeMap<String, Vec<Strin
     let mut names = BTreeSet::new();
     let mut fields = BTreeMap::new();
     let dir = include.join("mxc");
-    let mut files: Vec<PathBuf> =
-        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
-    assert!(files.len() >= 6, "expected the mxc headers in {}", dir.display());
+    assert!(
+        files.len() >= 6,
+        "expected the mxc headers in {}",
+        dir.display()
+    );
     for f in files {
         let text = strip_c_comments(&std::fs::read_to_string(&f).unwrap());
         let mut code = String::new();
@@ -459,7 +505,10 @@ fn header_decls(include: &Path) -> (BTreeSet<String>, BTreeMap<String, Vec<Strin
                 }
             } else {
                 let field_names = body.split(';').filter_map(|f| idents(f).last().cloned());
-                fields.insert(head.last().unwrap().clone(), field_names.collect::<Vec<_>>());
+                fields.insert(
+                    head.last().unwrap().clone(),
+                    field_names.collect::<Vec<_>>(),
+                );
             }
             flat.push_str(&rest[..open]);
             rest = &rest[close + 1..];
@@ -509,9 +558,12 @@ fn include_dir() -> PathBuf {
     if let Some(d) = std::env::var_os("MXC_INCLUDE_DIR") {
         return PathBuf::from(d);
     }
-    PathBuf::from(option_env!("MXC_SYS_INCLUDE_DIR").expect(
-        "the mxc headers were not found at build time: set MXC_INCLUDE_DIR to c_api/include",
-    ))
+    match option_env!("MXC_SYS_INCLUDE_DIR") {
+        Some(d) => PathBuf::from(d),
+        None => panic!(
+            "the mxc headers were not found at build time: set MXC_INCLUDE_DIR to c_api/include"
+        ),
+    }
 }
 
 fn lib_rs() -> String {
@@ -526,13 +578,20 @@ fn check(src: &str, tag: &str) -> Result<usize, String> {
     let (names, fields) = header_decls(&include);
     let missing: Vec<String> = names.difference(&rust_names(&d)).cloned().collect();
     if !missing.is_empty() {
-        return Err(format!("declared in the headers but not in mxc-sys: {missing:?}"));
+        return Err(format!(
+            "declared in the headers but not in mxc-sys: {missing:?}"
+        ));
     }
     for (name, rust_fields) in &d.structs {
         let rust: Vec<&String> = rust_fields.iter().map(|f| &f.0).collect();
-        let c: Vec<&String> = fields.get(name).map(|v| v.iter().collect()).unwrap_or_default();
+        let c: Vec<&String> = fields
+            .get(name)
+            .map(|v| v.iter().collect())
+            .unwrap_or_default();
         if rust != c {
-            return Err(format!("struct {name}: fields {rust:?} in mxc-sys, {c:?} in the headers"));
+            return Err(format!(
+                "struct {name}: fields {rust:?} in mxc-sys, {c:?} in the headers"
+            ));
         }
     }
     let dir = std::env::temp_dir().join(format!("mxc-sys-check-{}-{tag}", std::process::id()));
@@ -541,8 +600,17 @@ fn check(src: &str, tag: &str) -> Result<usize, String> {
     std::fs::write(&file, c_check_source(&d)).unwrap();
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
     let out = Command::new(&cc)
-        .args(["-std=gnu11", "-fsyntax-only", "-Wall", "-Werror", "-Wno-unused-variable"])
-        .args(["-Werror=incompatible-pointer-types", "-Werror=int-conversion"])
+        .args([
+            "-std=gnu11",
+            "-fsyntax-only",
+            "-Wall",
+            "-Werror",
+            "-Wno-unused-variable",
+        ])
+        .args([
+            "-Werror=incompatible-pointer-types",
+            "-Werror=int-conversion",
+        ])
         .arg("-I")
         .arg(&include)
         .arg(&file)
@@ -557,7 +625,8 @@ fn check(src: &str, tag: &str) -> Result<usize, String> {
 
 #[test]
 fn declarations_match_headers() {
-    let n = check(&lib_rs(), "ok").unwrap_or_else(|e| panic!("mxc-sys drifted from the headers:\n{e}"));
+    let n =
+        check(&lib_rs(), "ok").unwrap_or_else(|e| panic!("mxc-sys drifted from the headers:\n{e}"));
     // Every exported function (c_api/abi/symbols.txt lists 86 at ABI 1.0) is declared.
     assert!(n >= 86, "only {n} functions declared");
 }
@@ -582,8 +651,14 @@ fn checker_rejects_drift() {
         ("pub fn mxc_random_seed(seed: u64) -> *mut mxc_status;\n", ""),
     ];
     for (k, (from, to)) in cases.iter().enumerate() {
-        assert!(src.contains(from), "case {k}: pattern not in lib.rs: {from}");
+        assert!(
+            src.contains(from),
+            "case {k}: pattern not in lib.rs: {from}"
+        );
         let bad = src.replacen(from, to, 1);
-        assert!(check(&bad, &format!("bad{k}")).is_err(), "case {k} not detected: {from} -> {to}");
+        assert!(
+            check(&bad, &format!("bad{k}")).is_err(),
+            "case {k} not detected: {from} -> {to}"
+        );
     }
 }

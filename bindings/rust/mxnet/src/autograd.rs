@@ -62,7 +62,11 @@ fn scope(recording: Option<bool>, training: Option<bool>) -> Guard {
         (r, t)
     });
     let (recording, training) = prev.unwrap_or((None, None));
-    Guard { recording, training, _not_send: PhantomData }
+    Guard {
+        recording,
+        training,
+        _not_send: PhantomData,
+    }
 }
 
 impl Drop for Guard {
@@ -119,14 +123,21 @@ fn handles(arrays: &[&NDArray]) -> Vec<*mut sys::mxc_ndarray> {
     arrays.iter().map(|a| a.as_raw()).collect()
 }
 
-fn head_grad_handles(heads: usize, head_grads: Option<&[Option<&NDArray>]>) -> Result<Option<Vec<*mut sys::mxc_ndarray>>> {
+fn head_grad_handles(
+    heads: usize,
+    head_grads: Option<&[Option<&NDArray>]>,
+) -> Result<Option<Vec<*mut sys::mxc_ndarray>>> {
     match head_grads {
         None => Ok(None),
         Some(g) if g.len() != heads => Err(Error::new(
             Code::InvalidArgument,
             format!("autograd: {} head gradients for {heads} heads", g.len()),
         )),
-        Some(g) => Ok(Some(g.iter().map(|a| a.map_or(ptr::null_mut(), |a| a.as_raw())).collect())),
+        Some(g) => Ok(Some(
+            g.iter()
+                .map(|a| a.map_or(ptr::null_mut(), |a| a.as_raw()))
+                .collect(),
+        )),
     }
 }
 
@@ -135,7 +146,12 @@ fn head_grad_handles(heads: usize, head_grads: Option<&[Option<&NDArray>]>) -> R
 /// shape). `retain_graph` keeps the history for another backward; `train_mode` runs the
 /// backward in training mode (MXNet's default is true). Errors: a head without recorded history,
 /// a second backward over a freed graph, shape mismatches.
-pub fn backward(heads: &[&NDArray], head_grads: Option<&[Option<&NDArray>]>, retain_graph: bool, train_mode: bool) -> Result<()> {
+pub fn backward(
+    heads: &[&NDArray],
+    head_grads: Option<&[Option<&NDArray>]>,
+    retain_graph: bool,
+    train_mode: bool,
+) -> Result<()> {
     let h = handles(heads);
     let g = head_grad_handles(heads.len(), head_grads)?;
     let ctx = current_raw()?;
@@ -167,7 +183,12 @@ pub struct GradOptions<'a> {
 
 impl Default for GradOptions<'_> {
     fn default() -> Self {
-        GradOptions { head_grads: None, retain_graph: false, create_graph: false, train_mode: true }
+        GradOptions {
+            head_grads: None,
+            retain_graph: false,
+            create_graph: false,
+            train_mode: true,
+        }
     }
 }
 
@@ -175,7 +196,11 @@ impl Default for GradOptions<'_> {
 /// the heads do not depend on), without touching the variables' buffers. With
 /// `create_graph` the gradients are themselves recorded (higher-order derivatives). Errors: as
 /// [`backward`]; a variable that is neither marked nor recorded.
-pub fn grad(heads: &[&NDArray], variables: &[&NDArray], opts: GradOptions<'_>) -> Result<Vec<NDArray>> {
+pub fn grad(
+    heads: &[&NDArray],
+    variables: &[&NDArray],
+    opts: GradOptions<'_>,
+) -> Result<Vec<NDArray>> {
     let h = handles(heads);
     let v = handles(variables);
     let g = head_grad_handles(heads.len(), opts.head_grads)?;
@@ -197,13 +222,20 @@ pub fn grad(heads: &[&NDArray], variables: &[&NDArray], opts: GradOptions<'_>) -
         )
     })?;
     // SAFETY: one +1 handle per variable.
-    Ok(out.into_iter().map(|h| unsafe { NDArray::from_raw(h) }).collect())
+    Ok(out
+        .into_iter()
+        .map(|h| unsafe { NDArray::from_raw(h) })
+        .collect())
 }
 
 /// Marks `variables[i]` as a variable whose gradient goes to `gradients[i]` (same shape) with
 /// request `reqs[i]` (`autograd.mark_variables`). Errors: different lengths, shape mismatch.
 /// Writes the variables (see [`NDArray`]'s threading notes).
-pub fn mark_variables(variables: &[&NDArray], gradients: &[&NDArray], reqs: &[GradReq]) -> Result<()> {
+pub fn mark_variables(
+    variables: &[&NDArray],
+    gradients: &[&NDArray],
+    reqs: &[GradReq],
+) -> Result<()> {
     if gradients.len() != variables.len() || reqs.len() != variables.len() {
         return Err(Error::new(
             Code::InvalidArgument,

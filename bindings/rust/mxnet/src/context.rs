@@ -18,7 +18,9 @@ use std::sync::OnceLock;
 pub(crate) fn ensure_abi() -> Result<()> {
     static CHECKED: OnceLock<Result<()>> = OnceLock::new();
     CHECKED
-        .get_or_init(|| check(unsafe { sys::mxc_abi_check(sys::MXC_ABI_MAJOR, sys::MXC_ABI_MINOR) }))
+        .get_or_init(|| {
+            check(unsafe { sys::mxc_abi_check(sys::MXC_ABI_MAJOR, sys::MXC_ABI_MINOR) })
+        })
         .clone()
 }
 
@@ -68,7 +70,10 @@ impl Context {
         let o = opts.map_or(ptr::null(), |o| o as *const _);
         // SAFETY: valid out-pointer; options NULL or a properly sized struct.
         check(unsafe { sys::mxc_ctx_create(o, &mut raw) })?;
-        Ok(Context { raw: NonNull::new(raw).expect("mxc_ctx_create returned NULL"), _not_sync: PhantomData })
+        Ok(Context {
+            raw: NonNull::new(raw).expect("mxc_ctx_create returned NULL"),
+            _not_sync: PhantomData,
+        })
     }
 
     /// The raw handle (borrowed: valid while `self` lives).

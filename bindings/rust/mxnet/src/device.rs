@@ -40,7 +40,10 @@ impl Device {
             sys::MXC_DEVICE_CPU => Ok(Device::Cpu(d.id)),
             sys::MXC_DEVICE_GPU => Ok(Device::Gpu(d.id)),
             sys::MXC_DEVICE_CPU_PINNED => Ok(Device::CpuPinned(d.id)),
-            t => Err(Error::new(Code::InvalidArgument, format!("unknown device type {t}"))),
+            t => Err(Error::new(
+                Code::InvalidArgument,
+                format!("unknown device type {t}"),
+            )),
         }
     }
 

@@ -69,7 +69,9 @@ impl DType {
     /// MXNet/NumPy name ("float32", "bool", ...), as attribute strings use it.
     pub fn name(self) -> &'static str {
         // SAFETY: mxc_dtype_name returns a static string for every known value.
-        unsafe { CStr::from_ptr(sys::mxc_dtype_name(self.to_raw())) }.to_str().unwrap()
+        unsafe { CStr::from_ptr(sys::mxc_dtype_name(self.to_raw())) }
+            .to_str()
+            .unwrap()
     }
 
     /// The dtype named `name` ("float32", ...). Errors: `InvalidArgument` for an unknown name.
@@ -77,7 +79,12 @@ impl DType {
         ALL.iter()
             .copied()
             .find(|d| d.name() == name)
-            .ok_or_else(|| Error::new(Code::InvalidArgument, format!("unknown dtype name '{name}'")))
+            .ok_or_else(|| {
+                Error::new(
+                    Code::InvalidArgument,
+                    format!("unknown dtype name '{name}'"),
+                )
+            })
     }
 
     /// Bytes per element (float32: 4, bool: 1).

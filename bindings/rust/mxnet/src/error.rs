@@ -92,7 +92,9 @@ impl Code {
     /// The canonical name ("INVALID_ARGUMENT"), from `mxc_code_name`.
     pub fn name(self) -> &'static str {
         // SAFETY: mxc_code_name returns a static NUL-terminated string for any value.
-        unsafe { CStr::from_ptr(sys::mxc_code_name(self.to_raw() as i32)) }.to_str().unwrap_or("UNKNOWN")
+        unsafe { CStr::from_ptr(sys::mxc_code_name(self.to_raw() as i32)) }
+            .to_str()
+            .unwrap_or("UNKNOWN")
     }
 }
 
@@ -111,7 +113,10 @@ pub type Result<T> = std::result::Result<T, Error>;
 impl Error {
     /// An error with `code` and `message` (for errors found by the binding itself).
     pub fn new(code: Code, message: impl Into<String>) -> Error {
-        Error { code, message: message.into() }
+        Error {
+            code,
+            message: message.into(),
+        }
     }
 
     /// The status code.
@@ -130,7 +135,9 @@ impl Error {
     /// `status` must be a status returned by an mxc call and not yet freed.
     pub(crate) unsafe fn from_status(status: *mut sys::mxc_status) -> Error {
         let code = Code::from_raw(sys::mxc_status_code(status));
-        let message = CStr::from_ptr(sys::mxc_status_message(status)).to_string_lossy().into_owned();
+        let message = CStr::from_ptr(sys::mxc_status_message(status))
+            .to_string_lossy()
+            .into_owned();
         sys::mxc_status_free(status);
         Error { code, message }
     }
@@ -157,5 +164,8 @@ pub(crate) fn check(status: *mut sys::mxc_status) -> Result<()> {
 
 /// An `InvalidArgument` error for a string argument with an interior NUL.
 pub(crate) fn nul_error(what: &str) -> Error {
-    Error::new(Code::InvalidArgument, format!("{what}: string contains a NUL byte"))
+    Error::new(
+        Code::InvalidArgument,
+        format!("{what}: string contains a NUL byte"),
+    )
 }

@@ -77,7 +77,10 @@ pub fn handle_stats() -> Result<HandleStats> {
     };
     // SAFETY: sized out-struct.
     error::check(unsafe { mxc_sys::mxc_handle_stats_get(&mut s) })?;
-    Ok(HandleStats { live: s.live, bad_frees: s.bad_frees })
+    Ok(HandleStats {
+        live: s.live,
+        bad_frees: s.bad_frees,
+    })
 }
 
 pub use context::abi_version;

@@ -49,7 +49,10 @@ fn expect_dtype<T: Element>(what: &str, actual: DType) -> Result<()> {
     } else {
         Err(Error::new(
             Code::InvalidArgument,
-            format!("{what}: a buffer of {} for an array of dtype {actual}", T::DTYPE),
+            format!(
+                "{what}: a buffer of {} for an array of dtype {actual}",
+                T::DTYPE
+            ),
         ))
     }
 }
@@ -117,11 +120,17 @@ impl Loaded {
 }
 
 /// Takes the arrays (+1 handles; NULL entries allowed) and names of a load call.
-unsafe fn take_loaded(arrays: *mut *mut sys::mxc_ndarray, names: *mut *mut std::ffi::c_char, count: usize) -> Loaded {
+unsafe fn take_loaded(
+    arrays: *mut *mut sys::mxc_ndarray,
+    names: *mut *mut std::ffi::c_char,
+    count: usize,
+) -> Loaded {
     let list = if arrays.is_null() {
         Vec::new()
     } else {
-        let out = (0..count).map(|i| NDArray::from_raw_opt(*arrays.add(i))).collect();
+        let out = (0..count)
+            .map(|i| NDArray::from_raw_opt(*arrays.add(i)))
+            .collect();
         // The handles now belong to the NDArrays; free only the outer array: the C ABI's
         // mxc_ndarray_array_free frees the handles too, so NULL them out first.
         for i in 0..count {
@@ -130,8 +139,15 @@ unsafe fn take_loaded(arrays: *mut *mut sys::mxc_ndarray, names: *mut *mut std::
         sys::mxc_ndarray_array_free(arrays, count);
         out
     };
-    let names = if names.is_null() { None } else { Some(take_string_array(names, count)) };
-    Loaded { arrays: list, names }
+    let names = if names.is_null() {
+        None
+    } else {
+        Some(take_string_array(names, count))
+    };
+    Loaded {
+        arrays: list,
+        names,
+    }
 }
 
 impl NDArray {
@@ -150,7 +166,13 @@ impl NDArray {
         let mut out = ptr::null_mut();
         // SAFETY: shape pointer valid for shape.len() dims; valid out-pointer.
         check(unsafe {
-            sys::mxc_ndarray_create(shape_ptr(shape), shape.len(), dtype.to_raw(), device.to_raw(), &mut out)
+            sys::mxc_ndarray_create(
+                shape_ptr(shape),
+                shape.len(),
+                dtype.to_raw(),
+                device.to_raw(),
+                &mut out,
+            )
         })?;
         // SAFETY: a +1 handle.
         Ok(unsafe { NDArray::from_raw(out) })
@@ -166,12 +188,25 @@ impl NDArray {
     /// As [`from_slice`](Self::from_slice), on `device`.
     pub fn from_slice_on<T: Element>(data: &[T], shape: &[i64], device: Device) -> Result<NDArray> {
         // SAFETY: `data` is valid for its byte length; Element types are plain data.
-        unsafe { NDArray::from_host(data.as_ptr().cast(), std::mem::size_of_val(data), shape, T::DTYPE, device) }
+        unsafe {
+            NDArray::from_host(
+                data.as_ptr().cast(),
+                std::mem::size_of_val(data),
+                shape,
+                T::DTYPE,
+                device,
+            )
+        }
     }
 
     /// An array holding a copy of raw bytes (row-major elements of `dtype`, e.g. float16 bits).
     /// Errors: `bytes.len()` differs from the element count times the dtype size.
-    pub fn from_bytes(bytes: &[u8], shape: &[i64], dtype: DType, device: Device) -> Result<NDArray> {
+    pub fn from_bytes(
+        bytes: &[u8],
+        shape: &[i64],
+        dtype: DType,
+        device: Device,
+    ) -> Result<NDArray> {
         // SAFETY: `bytes` is valid for its length.
         unsafe { NDArray::from_host(bytes.as_ptr().cast(), bytes.len(), shape, dtype, device) }
     }
@@ -241,7 +276,9 @@ impl NDArray {
     /// `raw` must be a non-NULL handle the caller owns a reference to. (A stale handle does not
     /// crash: calls on it return `InvalidArgument` errors, but the reference is not yours.)
     pub unsafe fn from_raw(raw: *mut sys::mxc_ndarray) -> NDArray {
-        NDArray { raw: NonNull::new(raw).expect("NDArray::from_raw: NULL handle") }
+        NDArray {
+            raw: NonNull::new(raw).expect("NDArray::from_raw: NULL handle"),
+        }
     }
 
     unsafe fn from_raw_opt(raw: *mut sys::mxc_ndarray) -> Option<NDArray> {
@@ -290,7 +327,9 @@ impl NDArray {
         let mut dims = [0i64; 8];
         let mut ndim = 0;
         // SAFETY: dims has capacity 8; valid out-pointers.
-        let s = unsafe { sys::mxc_ndarray_shape(self.as_raw(), dims.as_mut_ptr(), dims.len(), &mut ndim) };
+        let s = unsafe {
+            sys::mxc_ndarray_shape(self.as_raw(), dims.as_mut_ptr(), dims.len(), &mut ndim)
+        };
         if s.is_null() {
             return Ok(dims[..ndim].to_vec());
         }
@@ -300,7 +339,9 @@ impl NDArray {
         }
         let mut v = vec![0i64; self.ndim()?];
         // SAFETY: v has capacity ndim.
-        check(unsafe { sys::mxc_ndarray_shape(self.as_raw(), v.as_mut_ptr(), v.len(), &mut ndim) })?;
+        check(unsafe {
+            sys::mxc_ndarray_shape(self.as_raw(), v.as_mut_ptr(), v.len(), &mut ndim)
+        })?;
         Ok(v)
     }
 
@@ -352,14 +393,22 @@ impl NDArray {
     pub fn copy_to_slice<T: Element>(&self, dst: &mut [T]) -> Result<()> {
         expect_dtype::<T>("NDArray::copy_to_slice", self.dtype()?)?;
         // SAFETY: dst is valid for its byte length; the library checks the size.
-        check(unsafe { sys::mxc_ndarray_copy_to_host(self.as_raw(), dst.as_mut_ptr().cast(), std::mem::size_of_val(dst)) })
+        check(unsafe {
+            sys::mxc_ndarray_copy_to_host(
+                self.as_raw(),
+                dst.as_mut_ptr().cast(),
+                std::mem::size_of_val(dst),
+            )
+        })
     }
 
     /// The raw bytes of the elements (row-major), any dtype.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         let mut v = vec![0u8; self.nbytes()?];
         // SAFETY: v is valid for its length.
-        check(unsafe { sys::mxc_ndarray_copy_to_host(self.as_raw(), v.as_mut_ptr().cast(), v.len()) })?;
+        check(unsafe {
+            sys::mxc_ndarray_copy_to_host(self.as_raw(), v.as_mut_ptr().cast(), v.len())
+        })?;
         Ok(v)
     }
 
@@ -368,7 +417,13 @@ impl NDArray {
     pub fn copy_from_slice<T: Element>(&mut self, src: &[T]) -> Result<()> {
         expect_dtype::<T>("NDArray::copy_from_slice", self.dtype()?)?;
         // SAFETY: src is valid for its byte length.
-        check(unsafe { sys::mxc_ndarray_copy_from_host(self.as_raw(), src.as_ptr().cast(), std::mem::size_of_val(src)) })
+        check(unsafe {
+            sys::mxc_ndarray_copy_from_host(
+                self.as_raw(),
+                src.as_ptr().cast(),
+                std::mem::size_of_val(src),
+            )
+        })
     }
 
     /// A deep copy on `device`.
@@ -383,7 +438,9 @@ impl NDArray {
     pub fn deep_copy(&self) -> Result<NDArray> {
         let mut out = ptr::null_mut();
         // SAFETY: live handle, valid out-pointer; {0, 0} is "the array's device".
-        check(unsafe { sys::mxc_ndarray_copy(self.as_raw(), sys::mxc_device::default(), &mut out) })?;
+        check(unsafe {
+            sys::mxc_ndarray_copy(self.as_raw(), sys::mxc_device::default(), &mut out)
+        })?;
         Ok(unsafe { NDArray::from_raw(out) })
     }
 
@@ -397,7 +454,9 @@ impl NDArray {
         let ctx = current_raw()?;
         let mut out = ptr::null_mut();
         // SAFETY: live handles, valid shape and out-pointer.
-        check(unsafe { sys::mxc_ndarray_reshape(ctx, self.as_raw(), shape_ptr(shape), shape.len(), &mut out) })?;
+        check(unsafe {
+            sys::mxc_ndarray_reshape(ctx, self.as_raw(), shape_ptr(shape), shape.len(), &mut out)
+        })?;
         Ok(unsafe { NDArray::from_raw(out) })
     }
 
@@ -431,19 +490,34 @@ impl NDArray {
     /// Saves `arrays` as a dict (`names` given, unique) or a list (`names` None) to `path`,
     /// written to a temporary name and renamed. Errors: duplicate names, `names.len()` !=
     /// `arrays.len()`, `Npy` with != 1 array, the file system.
-    pub fn save(path: impl AsRef<Path>, arrays: &[&NDArray], names: Option<&[&str]>, format: FileFormat) -> Result<()> {
+    pub fn save(
+        path: impl AsRef<Path>,
+        arrays: &[&NDArray],
+        names: Option<&[&str]>,
+        format: FileFormat,
+    ) -> Result<()> {
         let path = path_cstring(path.as_ref())?;
         let (handles, cnames, name_ptrs) = save_args(arrays, names)?;
         let opts = format.options();
         let _keep = cnames;
         // SAFETY: all pointers valid for `arrays.len()` entries.
         check(unsafe {
-            sys::mxc_ndarray_save(path.as_ptr(), handles.as_ptr(), name_ptrs.as_ref().map_or(ptr::null(), |n| n.as_ptr()), arrays.len(), &opts)
+            sys::mxc_ndarray_save(
+                path.as_ptr(),
+                handles.as_ptr(),
+                name_ptrs.as_ref().map_or(ptr::null(), |n| n.as_ptr()),
+                arrays.len(),
+                &opts,
+            )
         })
     }
 
     /// The bytes [`save`](Self::save) would write.
-    pub fn save_to_bytes(arrays: &[&NDArray], names: Option<&[&str]>, format: FileFormat) -> Result<Vec<u8>> {
+    pub fn save_to_bytes(
+        arrays: &[&NDArray],
+        names: Option<&[&str]>,
+        format: FileFormat,
+    ) -> Result<Vec<u8>> {
         let (handles, cnames, name_ptrs) = save_args(arrays, names)?;
         let _keep = cnames;
         let opts = format.options();
@@ -474,7 +548,15 @@ impl NDArray {
         let path = path_cstring(path.as_ref())?;
         let (mut arrays, mut names, mut count) = (ptr::null_mut(), ptr::null_mut(), 0);
         // SAFETY: valid out-pointers; NULL options = defaults.
-        check(unsafe { sys::mxc_ndarray_load(path.as_ptr(), ptr::null(), &mut arrays, &mut names, &mut count) })?;
+        check(unsafe {
+            sys::mxc_ndarray_load(
+                path.as_ptr(),
+                ptr::null(),
+                &mut arrays,
+                &mut names,
+                &mut count,
+            )
+        })?;
         Ok(unsafe { take_loaded(arrays, names.cast(), count) })
     }
 
@@ -484,13 +566,24 @@ impl NDArray {
         let (mut arrays, mut names, mut count) = (ptr::null_mut(), ptr::null_mut(), 0);
         // SAFETY: bytes valid for its length; valid out-pointers.
         check(unsafe {
-            sys::mxc_ndarray_load_from_buffer(bytes.as_ptr().cast(), bytes.len(), ptr::null(), &mut arrays, &mut names, &mut count)
+            sys::mxc_ndarray_load_from_buffer(
+                bytes.as_ptr().cast(),
+                bytes.len(),
+                ptr::null(),
+                &mut arrays,
+                &mut names,
+                &mut count,
+            )
         })?;
         Ok(unsafe { take_loaded(arrays, names.cast(), count) })
     }
 }
 
-type SaveArgs = (Vec<*mut sys::mxc_ndarray>, Vec<CString>, Option<Vec<*const std::ffi::c_char>>);
+type SaveArgs = (
+    Vec<*mut sys::mxc_ndarray>,
+    Vec<CString>,
+    Option<Vec<*const std::ffi::c_char>>,
+);
 
 fn save_args(arrays: &[&NDArray], names: Option<&[&str]>) -> Result<SaveArgs> {
     let handles: Vec<_> = arrays.iter().map(|a| a.as_raw()).collect();
@@ -499,7 +592,11 @@ fn save_args(arrays: &[&NDArray], names: Option<&[&str]>) -> Result<SaveArgs> {
         if names.len() != arrays.len() {
             return Err(Error::new(
                 Code::InvalidArgument,
-                format!("NDArray::save: {} names for {} arrays", names.len(), arrays.len()),
+                format!(
+                    "NDArray::save: {} names for {} arrays",
+                    names.len(),
+                    arrays.len()
+                ),
             ));
         }
         for n in names {
@@ -515,7 +612,8 @@ impl Clone for NDArray {
     /// [`deep_copy`](Self::deep_copy).
     fn clone(&self) -> NDArray {
         // SAFETY: live handle; retain on a live handle cannot fail.
-        check(unsafe { sys::mxc_ndarray_retain(self.as_raw()) }).expect("mxc_ndarray_retain on a live handle");
+        check(unsafe { sys::mxc_ndarray_retain(self.as_raw()) })
+            .expect("mxc_ndarray_retain on a live handle");
         NDArray { raw: self.raw }
     }
 }

@@ -100,7 +100,9 @@ impl Op {
         let mut raw = ptr::null_mut();
         // SAFETY: valid string and out-pointer.
         check(unsafe { sys::mxc_op_find(c.as_ptr(), &mut raw) })?;
-        Ok(Op { raw: NonNull::new(raw).expect("mxc_op_find returned NULL") })
+        Ok(Op {
+            raw: NonNull::new(raw).expect("mxc_op_find returned NULL"),
+        })
     }
 
     /// Every registered operator, in name order (canonical names; aliases not repeated).
@@ -114,7 +116,9 @@ impl Op {
                 let mut raw = ptr::null_mut();
                 // SAFETY: i < count; valid out-pointer.
                 check(unsafe { sys::mxc_op_at(i, &mut raw) })?;
-                Ok(Op { raw: NonNull::new(raw).expect("mxc_op_at returned NULL") })
+                Ok(Op {
+                    raw: NonNull::new(raw).expect("mxc_op_at returned NULL"),
+                })
             })
             .collect()
     }
@@ -175,7 +179,12 @@ impl Op {
                     sys::MXC_ATTR_SHAPE => AttrKind::Shape,
                     sys::MXC_ATTR_FLOAT_TUPLE => AttrKind::FloatTuple,
                     sys::MXC_ATTR_DTYPE => AttrKind::DType,
-                    k => return Err(Error::new(Code::Internal, format!("unknown attribute kind {k}"))),
+                    k => {
+                        return Err(Error::new(
+                            Code::Internal,
+                            format!("unknown attribute kind {k}"),
+                        ))
+                    }
                 };
                 Ok(AttrInfo {
                     name: static_str(a.name),
@@ -197,7 +206,16 @@ impl Op {
         let a = CAttrs::new(attrs, "Op::num_io: attribute")?;
         let (mut ni, mut no) = (0, 0);
         // SAFETY: a.len() keys and values; valid out-pointers.
-        check(unsafe { sys::mxc_op_num_io(self.as_raw(), a.keys_ptr(), a.values_ptr(), a.len(), &mut ni, &mut no) })?;
+        check(unsafe {
+            sys::mxc_op_num_io(
+                self.as_raw(),
+                a.keys_ptr(),
+                a.values_ptr(),
+                a.len(),
+                &mut ni,
+                &mut no,
+            )
+        })?;
         Ok((ni, no))
     }
 
@@ -207,7 +225,16 @@ impl Op {
         let a = CAttrs::new(attrs, "Op::input_names: attribute")?;
         let (mut names, mut count) = (ptr::null_mut(), 0);
         // SAFETY: as num_io.
-        check(unsafe { sys::mxc_op_input_names(self.as_raw(), a.keys_ptr(), a.values_ptr(), a.len(), &mut names, &mut count) })?;
+        check(unsafe {
+            sys::mxc_op_input_names(
+                self.as_raw(),
+                a.keys_ptr(),
+                a.values_ptr(),
+                a.len(),
+                &mut names,
+                &mut count,
+            )
+        })?;
         Ok(unsafe { take_string_array(names, count) })
     }
 
@@ -246,7 +273,12 @@ pub fn invoke(name: &str, inputs: &[&NDArray], attrs: &[(&str, &str)]) -> Result
 const STACK: usize = 8;
 
 /// mxc_invoke into `outs`; returns the output count.
-fn invoke_into(op: Op, inputs: &[&NDArray], attrs: &CAttrs, outs: &mut [*mut sys::mxc_ndarray]) -> Result<usize> {
+fn invoke_into(
+    op: Op,
+    inputs: &[&NDArray],
+    attrs: &CAttrs,
+    outs: &mut [*mut sys::mxc_ndarray],
+) -> Result<usize> {
     let ctx = current_raw()?;
     let mut stack = [ptr::null_mut(); STACK];
     let heap: Vec<*mut sys::mxc_ndarray>;
@@ -287,19 +319,34 @@ fn invoke_c(op: Op, inputs: &[&NDArray], attrs: &CAttrs) -> Result<Vec<NDArray>>
             // More outputs than the stack buffer holds: ask how many and run again.
             let (mut ni, mut no) = (0, 0);
             // SAFETY: as Op::num_io.
-            check(unsafe { sys::mxc_op_num_io(op.as_raw(), attrs.keys_ptr(), attrs.values_ptr(), attrs.len(), &mut ni, &mut no) })?;
+            check(unsafe {
+                sys::mxc_op_num_io(
+                    op.as_raw(),
+                    attrs.keys_ptr(),
+                    attrs.values_ptr(),
+                    attrs.len(),
+                    &mut ni,
+                    &mut no,
+                )
+            })?;
             if no <= STACK {
                 return Err(e);
             }
             let mut big = vec![ptr::null_mut(); no];
             let n = invoke_into(op, inputs, attrs, &mut big)?;
             // SAFETY: n +1 handles.
-            return Ok(big[..n].iter().map(|&h| unsafe { NDArray::from_raw(h) }).collect());
+            return Ok(big[..n]
+                .iter()
+                .map(|&h| unsafe { NDArray::from_raw(h) })
+                .collect());
         }
         Err(e) => return Err(e),
     };
     // SAFETY: n +1 handles.
-    Ok(outs[..n].iter().map(|&h| unsafe { NDArray::from_raw(h) }).collect())
+    Ok(outs[..n]
+        .iter()
+        .map(|&h| unsafe { NDArray::from_raw(h) })
+        .collect())
 }
 
 // ---- What the generated typed functions use. ----
@@ -314,7 +361,10 @@ pub(crate) struct OpCell {
 #[cfg_attr(not(feature = "typed-ops"), allow(dead_code))]
 impl OpCell {
     pub(crate) const fn new(name: &'static str) -> OpCell {
-        OpCell { name, op: OnceLock::new() }
+        OpCell {
+            name,
+            op: OnceLock::new(),
+        }
     }
 
     #[inline]
@@ -329,14 +379,22 @@ impl OpCell {
 
 /// Runs a generated operator with typed attributes already in string form; all outputs.
 #[cfg_attr(not(feature = "typed-ops"), allow(dead_code))]
-pub(crate) fn call(cell: &OpCell, inputs: &[&NDArray], attrs: &[(&str, String)]) -> Result<Vec<NDArray>> {
+pub(crate) fn call(
+    cell: &OpCell,
+    inputs: &[&NDArray],
+    attrs: &[(&str, String)],
+) -> Result<Vec<NDArray>> {
     let a = CAttrs::new(attrs, cell.name)?;
     invoke_c(cell.get()?, inputs, &a)
 }
 
 /// As [`call`], for operators with exactly one visible output.
 #[cfg_attr(not(feature = "typed-ops"), allow(dead_code))]
-pub(crate) fn call1(cell: &OpCell, inputs: &[&NDArray], attrs: &[(&str, String)]) -> Result<NDArray> {
+pub(crate) fn call1(
+    cell: &OpCell,
+    inputs: &[&NDArray],
+    attrs: &[(&str, String)],
+) -> Result<NDArray> {
     let a = CAttrs::new(attrs, cell.name)?;
     let mut outs = [ptr::null_mut(); 1];
     let n = invoke_into(cell.get()?, inputs, &a, &mut outs)?;
@@ -378,7 +436,13 @@ impl AttrValue for Device {
 fn tuple<T: std::fmt::Display>(v: &[T]) -> String {
     match v {
         [x] => format!("({x},)"),
-        _ => format!("({})", v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")),
+        _ => format!(
+            "({})",
+            v.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
 

@@ -56,7 +56,11 @@ impl Drop for InferResult {
     }
 }
 
-const WHICH: [i32; 3] = [sys::MXC_INFER_ARGUMENTS, sys::MXC_INFER_OUTPUTS, sys::MXC_INFER_AUX_STATES];
+const WHICH: [i32; 3] = [
+    sys::MXC_INFER_ARGUMENTS,
+    sys::MXC_INFER_OUTPUTS,
+    sys::MXC_INFER_AUX_STATES,
+];
 
 impl InferResult {
     fn count(&self, which: i32) -> Result<usize> {
@@ -71,7 +75,9 @@ impl InferResult {
             .map(|i| {
                 let (mut dims, mut ndim) = (ptr::null(), 0);
                 // SAFETY: i < count; dims valid while the result lives.
-                check(unsafe { sys::mxc_infer_result_shape(self.0, which, i, &mut dims, &mut ndim) })?;
+                check(unsafe {
+                    sys::mxc_infer_result_shape(self.0, which, i, &mut dims, &mut ndim)
+                })?;
                 Ok(usize::try_from(ndim).ok().map(|n| {
                     if n == 0 {
                         Vec::new()
@@ -107,7 +113,9 @@ impl Symbol {
     /// # Safety
     /// `raw` must be a non-NULL handle the caller owns a reference to.
     pub unsafe fn from_raw(raw: *mut sys::mxc_symbol) -> Symbol {
-        Symbol { raw: NonNull::new(raw).expect("Symbol::from_raw: NULL handle") }
+        Symbol {
+            raw: NonNull::new(raw).expect("Symbol::from_raw: NULL handle"),
+        }
     }
 
     /// The raw handle, borrowed.
@@ -163,10 +171,17 @@ impl Symbol {
     /// [`invoke`](crate::invoke)); missing trailing inputs (weight, bias) become variables
     /// "`name`_weight". `name` None: an automatic name ("convolution0"). Errors: unknown
     /// operator (`NotFound`), bad attributes, too many inputs.
-    pub fn create(op: &str, inputs: &[&Symbol], attrs: &[(&str, &str)], name: Option<&str>) -> Result<Symbol> {
+    pub fn create(
+        op: &str,
+        inputs: &[&Symbol],
+        attrs: &[(&str, &str)],
+        name: Option<&str>,
+    ) -> Result<Symbol> {
         let op = Op::find(op)?;
         let a = CAttrs::new(attrs, "Symbol::create: attribute")?;
-        let n = name.map(|n| cstring(n, "Symbol::create: name")).transpose()?;
+        let n = name
+            .map(|n| cstring(n, "Symbol::create: name"))
+            .transpose()?;
         let h: Vec<_> = inputs.iter().map(|s| s.as_raw()).collect();
         Symbol::out(|o| unsafe {
             sys::mxc_symbol_create(
@@ -201,10 +216,15 @@ impl Symbol {
     /// A new graph with the variables named `subs[i].0` replaced by `subs[i].1` (compose /
     /// `__call__`). Errors: a name that is no variable of the graph.
     pub fn compose(&self, subs: &[(&str, &Symbol)]) -> Result<Symbol> {
-        let names = subs.iter().map(|(n, _)| cstring(n, "Symbol::compose: name")).collect::<Result<Vec<_>>>()?;
+        let names = subs
+            .iter()
+            .map(|(n, _)| cstring(n, "Symbol::compose: name"))
+            .collect::<Result<Vec<_>>>()?;
         let np: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
         let h: Vec<_> = subs.iter().map(|(_, s)| s.as_raw()).collect();
-        Symbol::out(|o| unsafe { sys::mxc_symbol_compose(self.as_raw(), np.as_ptr(), h.as_ptr(), h.len(), o) })
+        Symbol::out(|o| unsafe {
+            sys::mxc_symbol_compose(self.as_raw(), np.as_ptr(), h.as_ptr(), h.len(), o)
+        })
     }
 
     /// The head node's name ("" for a group).
@@ -215,7 +235,14 @@ impl Symbol {
         Ok(unsafe { take_string(s) })
     }
 
-    fn list(&self, f: unsafe extern "C" fn(*mut sys::mxc_symbol, *mut *mut *mut c_char, *mut usize) -> *mut sys::mxc_status) -> Names {
+    fn list(
+        &self,
+        f: unsafe extern "C" fn(
+            *mut sys::mxc_symbol,
+            *mut *mut *mut c_char,
+            *mut usize,
+        ) -> *mut sys::mxc_status,
+    ) -> Names {
         let (mut names, mut count) = (ptr::null_mut(), 0);
         // SAFETY: live handle, valid out-pointers.
         check(unsafe { f(self.as_raw(), &mut names, &mut count) })?;
@@ -246,30 +273,54 @@ impl Symbol {
     /// `partial` false: every shape must come out known (else `InvalidArgument` naming the
     /// nodes). Errors: an unknown input name, contradicting shapes (naming the node).
     pub fn infer_shape(&self, known: &[(&str, &[i64])], partial: bool) -> Result<InferredShapes> {
-        let names = known.iter().map(|(n, _)| cstring(n, "Symbol::infer_shape: name")).collect::<Result<Vec<_>>>()?;
+        let names = known
+            .iter()
+            .map(|(n, _)| cstring(n, "Symbol::infer_shape: name"))
+            .collect::<Result<Vec<_>>>()?;
         let np: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
         let ndims: Vec<usize> = known.iter().map(|(_, s)| s.len()).collect();
         let dims: Vec<i64> = known.iter().flat_map(|(_, s)| s.iter().copied()).collect();
         let mut out = ptr::null_mut();
         // SAFETY: count entries in np/ndims; sum(ndims) dims.
         check(unsafe {
-            sys::mxc_symbol_infer_shape(self.as_raw(), np.as_ptr(), ndims.as_ptr(), dims.as_ptr(), np.len(), partial as i32, &mut out)
+            sys::mxc_symbol_infer_shape(
+                self.as_raw(),
+                np.as_ptr(),
+                ndims.as_ptr(),
+                dims.as_ptr(),
+                np.len(),
+                partial as i32,
+                &mut out,
+            )
         })?;
         let r = InferResult(out);
-        Ok(InferredShapes { arguments: r.shapes(WHICH[0])?, outputs: r.shapes(WHICH[1])?, aux_states: r.shapes(WHICH[2])? })
+        Ok(InferredShapes {
+            arguments: r.shapes(WHICH[0])?,
+            outputs: r.shapes(WHICH[1])?,
+            aux_states: r.shapes(WHICH[2])?,
+        })
     }
 
     /// Type inference from the dtypes of some inputs. Errors: an unknown name, contradicting
     /// dtypes.
     pub fn infer_type(&self, known: &[(&str, DType)]) -> Result<InferredTypes> {
-        let names = known.iter().map(|(n, _)| cstring(n, "Symbol::infer_type: name")).collect::<Result<Vec<_>>>()?;
+        let names = known
+            .iter()
+            .map(|(n, _)| cstring(n, "Symbol::infer_type: name"))
+            .collect::<Result<Vec<_>>>()?;
         let np: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
         let dt: Vec<i32> = known.iter().map(|(_, d)| d.to_raw()).collect();
         let mut out = ptr::null_mut();
         // SAFETY: count entries in np/dt.
-        check(unsafe { sys::mxc_symbol_infer_type(self.as_raw(), np.as_ptr(), dt.as_ptr(), np.len(), &mut out) })?;
+        check(unsafe {
+            sys::mxc_symbol_infer_type(self.as_raw(), np.as_ptr(), dt.as_ptr(), np.len(), &mut out)
+        })?;
         let r = InferResult(out);
-        Ok(InferredTypes { arguments: r.dtypes(WHICH[0])?, outputs: r.dtypes(WHICH[1])?, aux_states: r.dtypes(WHICH[2])? })
+        Ok(InferredTypes {
+            arguments: r.dtypes(WHICH[0])?,
+            outputs: r.dtypes(WHICH[1])?,
+            aux_states: r.dtypes(WHICH[2])?,
+        })
     }
 }
 
@@ -277,7 +328,8 @@ impl Clone for Symbol {
     /// Another handle to the same (immutable) symbol.
     fn clone(&self) -> Symbol {
         // SAFETY: live handle; retain cannot fail on it.
-        check(unsafe { sys::mxc_symbol_retain(self.as_raw()) }).expect("mxc_symbol_retain on a live handle");
+        check(unsafe { sys::mxc_symbol_retain(self.as_raw()) })
+            .expect("mxc_symbol_retain on a live handle");
         Symbol { raw: self.raw }
     }
 }

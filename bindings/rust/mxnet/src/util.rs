@@ -19,7 +19,9 @@ pub(crate) fn static_str(p: *const c_char) -> &'static str {
 
 /// `count` immortal strings.
 pub(crate) fn static_strs(p: *const *const c_char, count: usize) -> Vec<&'static str> {
-    (0..count).map(|i| static_str(unsafe { *p.add(i) })).collect()
+    (0..count)
+        .map(|i| static_str(unsafe { *p.add(i) }))
+        .collect()
 }
 
 /// Takes ownership of an `mxc_string_free`-able string.
@@ -34,7 +36,9 @@ pub(crate) unsafe fn take_string_array(p: *mut *mut c_char, count: usize) -> Vec
     if p.is_null() {
         return Vec::new();
     }
-    let v = (0..count).map(|i| CStr::from_ptr(*p.add(i)).to_string_lossy().into_owned()).collect();
+    let v = (0..count)
+        .map(|i| CStr::from_ptr(*p.add(i)).to_string_lossy().into_owned())
+        .collect();
     sys::mxc_string_array_free(p, count);
     v
 }
@@ -47,7 +51,10 @@ pub(crate) struct CAttrs {
 }
 
 impl CAttrs {
-    pub(crate) fn new<K: AsRef<str>, V: AsRef<str>>(attrs: &[(K, V)], what: &str) -> Result<CAttrs> {
+    pub(crate) fn new<K: AsRef<str>, V: AsRef<str>>(
+        attrs: &[(K, V)],
+        what: &str,
+    ) -> Result<CAttrs> {
         let mut strings = Vec::with_capacity(attrs.len() * 2);
         for (k, v) in attrs {
             strings.push(cstring(k.as_ref(), what)?);
@@ -55,8 +62,17 @@ impl CAttrs {
         }
         // CString's heap buffer does not move when the Vec of CStrings does.
         let keys = strings.iter().step_by(2).map(|c| c.as_ptr()).collect();
-        let values = strings.iter().skip(1).step_by(2).map(|c| c.as_ptr()).collect();
-        Ok(CAttrs { _strings: strings, keys, values })
+        let values = strings
+            .iter()
+            .skip(1)
+            .step_by(2)
+            .map(|c| c.as_ptr())
+            .collect();
+        Ok(CAttrs {
+            _strings: strings,
+            keys,
+            values,
+        })
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -82,8 +98,11 @@ impl CAttrs {
 
 /// A path as a NUL-terminated UTF-8 string. Errors: a non-UTF-8 path or a NUL byte.
 pub(crate) fn path_cstring(p: &std::path::Path) -> Result<CString> {
-    let s = p
-        .to_str()
-        .ok_or_else(|| Error::new(Code::InvalidArgument, format!("path {} is not UTF-8", p.display())))?;
+    let s = p.to_str().ok_or_else(|| {
+        Error::new(
+            Code::InvalidArgument,
+            format!("path {} is not UTF-8", p.display()),
+        )
+    })?;
     cstring(s, "path")
 }

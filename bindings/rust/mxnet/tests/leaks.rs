@@ -15,7 +15,9 @@ fn every_handle_is_released() {
             let _r = autograd::record();
             let v = x.reshape(&[4]).unwrap();
             let r = ops::relu(&v).unwrap();
-            ops::sum(&ops::elemwise_mul(&r, &v).unwrap()).call().unwrap()
+            ops::sum(&ops::elemwise_mul(&r, &v).unwrap())
+                .call()
+                .unwrap()
         };
         y.backward().unwrap();
         let _g = x.grad().unwrap();
@@ -23,7 +25,12 @@ fn every_handle_is_released() {
         let _c = x.clone();
         let _e = mxnet::invoke("no_such_op", &[&x], &[]).unwrap_err();
         let _e = ops::elemwise_add(&x, &parts[0]).unwrap_err();
-        let bytes = NDArray::save_to_bytes(&[&x, &parts[1]], Some(&["a", "b"]), mxnet::FileFormat::NDArrayList).unwrap();
+        let bytes = NDArray::save_to_bytes(
+            &[&x, &parts[1]],
+            Some(&["a", "b"]),
+            mxnet::FileFormat::NDArrayList,
+        )
+        .unwrap();
         let loaded = NDArray::load_from_bytes(&bytes).unwrap();
         assert_eq!(loaded.arrays.len(), 2);
         let s = Symbol::create("relu", &[&Symbol::variable("d").unwrap()], &[], None).unwrap();
@@ -32,6 +39,12 @@ fn every_handle_is_released() {
         assert!(mxnet::handle_stats().unwrap().live > before.live);
     }
     let after = mxnet::handle_stats().unwrap();
-    assert_eq!(after.live, before.live, "handles leaked: {before:?} -> {after:?}");
-    assert_eq!(after.bad_frees, before.bad_frees, "the binding freed an invalid handle");
+    assert_eq!(
+        after.live, before.live,
+        "handles leaked: {before:?} -> {after:?}"
+    );
+    assert_eq!(
+        after.bad_frees, before.bad_frees,
+        "the binding freed an invalid handle"
+    );
 }

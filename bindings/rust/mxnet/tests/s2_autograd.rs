@@ -14,7 +14,9 @@ fn poly(x: &NDArray) -> NDArray {
     let _r = autograd::record();
     let xx = ops::elemwise_mul(x, x).unwrap();
     let x3 = ops::internal::mul_scalar(x).scalar(3.0).call().unwrap();
-    ops::sum(&ops::elemwise_add(&xx, &x3).unwrap()).call().unwrap()
+    ops::sum(&ops::elemwise_add(&xx, &x3).unwrap())
+        .call()
+        .unwrap()
 }
 
 #[test]
@@ -54,8 +56,18 @@ fn second_derivative_with_create_graph() {
     let g = {
         let _r = autograd::record();
         let x2 = ops::elemwise_mul(&x, &x).unwrap();
-        let y = ops::sum(&ops::elemwise_mul(&x2, &x).unwrap()).call().unwrap();
-        let g = autograd::grad(&[&y], &[&x], GradOptions { create_graph: true, ..Default::default() }).unwrap();
+        let y = ops::sum(&ops::elemwise_mul(&x2, &x).unwrap())
+            .call()
+            .unwrap();
+        let g = autograd::grad(
+            &[&y],
+            &[&x],
+            GradOptions {
+                create_graph: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert_eq!(g.len(), 1);
         ops::sum(&g[0]).call().unwrap()
     };
@@ -69,7 +81,9 @@ fn second_derivative_with_create_graph() {
     let x = var(&xs);
     let y = {
         let _r = autograd::record();
-        ops::sum(&ops::elemwise_mul(&x, &x).unwrap()).call().unwrap()
+        ops::sum(&ops::elemwise_mul(&x, &x).unwrap())
+            .call()
+            .unwrap()
     };
     let g = autograd::grad(&[&y], &[&x], GradOptions::default()).unwrap();
     assert_eq!(g[0].to_vec::<f32>().unwrap(), [-2.0, 1.0, 4.0]);
@@ -102,9 +116,16 @@ fn guards_restore_flags() {
 fn training_mode_changes_dropout() {
     let x = NDArray::from_slice(&[1.0f32; 1000], &[1000]).unwrap();
     // Predict mode: identity.
-    assert_eq!(ops::dropout(&x).p(0.5).call().unwrap()[0].to_vec::<f32>().unwrap(), vec![1.0; 1000]);
+    assert_eq!(
+        ops::dropout(&x).p(0.5).call().unwrap()[0]
+            .to_vec::<f32>()
+            .unwrap(),
+        vec![1.0; 1000]
+    );
     let _t = autograd::train_mode();
-    let y = ops::dropout(&x).p(0.5).call().unwrap()[0].to_vec::<f32>().unwrap();
+    let y = ops::dropout(&x).p(0.5).call().unwrap()[0]
+        .to_vec::<f32>()
+        .unwrap();
     // Training: each element 0 or 1/(1-p) = 2, about half of each.
     assert!(y.iter().all(|v| *v == 0.0 || *v == 2.0));
     let zeros = y.iter().filter(|v| **v == 0.0).count();
@@ -114,7 +135,9 @@ fn training_mode_changes_dropout() {
 #[test]
 fn recording_is_per_thread() {
     let _r = autograd::record();
-    std::thread::spawn(|| assert!(!autograd::is_recording().unwrap())).join().unwrap();
+    std::thread::spawn(|| assert!(!autograd::is_recording().unwrap()))
+        .join()
+        .unwrap();
     assert!(autograd::is_recording().unwrap());
 }
 
@@ -122,7 +145,9 @@ fn recording_is_per_thread() {
 fn graph_recorded_on_one_thread_differentiates_on_another() {
     let x = var(&[1.0, 2.0]);
     let y = poly(&x);
-    std::thread::spawn(move || y.backward().unwrap()).join().unwrap();
+    std::thread::spawn(move || y.backward().unwrap())
+        .join()
+        .unwrap();
     assert_eq!(x.grad().unwrap().to_vec::<f32>().unwrap(), [5.0, 7.0]);
 }
 

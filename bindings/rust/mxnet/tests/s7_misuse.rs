@@ -2,8 +2,8 @@
 //! unknown operator: each an `Err`, never a crash. In safe Rust, use after close and double
 //! close do not compile (`NDArray::close`'s compile_fail doctests); here the same mistakes are
 //! made through raw handles, which the C ABI checks.
-use mxnet::{ops, Code, DType, NDArray, Op, Symbol};
 use mxc_sys as sys;
+use mxnet::{ops, Code, DType, NDArray, Op, Symbol};
 
 #[test]
 fn use_after_close_through_a_raw_handle() {
@@ -19,7 +19,7 @@ fn use_after_close_through_a_raw_handle() {
     assert_eq!(e.code(), Code::InvalidArgument);
     assert!(e.message().contains("freed"), "{e}");
     assert!(stale.to_vec::<f32>().is_err());
-    assert_eq!(format!("{stale:?}").contains("INVALID_ARGUMENT"), true);
+    assert!(format!("{stale:?}").contains("INVALID_ARGUMENT"));
     // Dropping it is the second free of the handle: ignored by the library, and counted.
     let before = mxnet::handle_stats().unwrap().bad_frees;
     drop(stale);
@@ -41,16 +41,25 @@ fn wrong_dtype_buffer() {
     let a = NDArray::from_slice(&[1.0f32, 2.0], &[2]).unwrap();
     let e = a.to_vec::<i32>().unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
-    assert!(e.message().contains("int32") && e.message().contains("float32"), "{e}");
+    assert!(
+        e.message().contains("int32") && e.message().contains("float32"),
+        "{e}"
+    );
     let mut b = a.clone();
     let e = b.copy_from_slice(&[1.0f64, 2.0]).unwrap_err();
     assert!(e.message().contains("float64"), "{e}");
     // Right type, wrong length: the C ABI names both byte sizes.
     let e = b.copy_from_slice(&[1.0f32, 2.0, 3.0]).unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
-    assert!(e.message().contains("12") && e.message().contains('8'), "{e}");
+    assert!(
+        e.message().contains("12") && e.message().contains('8'),
+        "{e}"
+    );
     let e = NDArray::from_slice(&[1.0f32, 2.0, 3.0], &[2, 2]).unwrap_err();
-    assert!(e.message().contains("12") && e.message().contains("16"), "{e}");
+    assert!(
+        e.message().contains("12") && e.message().contains("16"),
+        "{e}"
+    );
     let e = NDArray::from_bytes(&[0u8; 3], &[2], DType::Float16, mxnet::Device::CPU).unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
     let e = NDArray::zeros(&[-1], DType::Float32).unwrap_err();
@@ -62,7 +71,10 @@ fn missing_file() {
     let e = NDArray::load("/nonexistent/dir/x.params").unwrap_err();
     assert_eq!(e.code(), Code::NotFound);
     assert!(e.message().contains("/nonexistent/dir/x.params"), "{e}");
-    assert_eq!(Symbol::load("/nonexistent-symbol.json").unwrap_err().code(), Code::NotFound);
+    assert_eq!(
+        Symbol::load("/nonexistent-symbol.json").unwrap_err().code(),
+        Code::NotFound
+    );
     // Not such a file, and a truncated one.
     assert!(NDArray::load_from_bytes(b"definitely not a params file").is_err());
     let a = NDArray::from_slice(&[1.0f32; 8], &[8]).unwrap();
@@ -75,10 +87,16 @@ fn missing_file() {
 fn bad_json() {
     for json in ["{", "[]", "{\"nodes\": 3}", ""] {
         let e = Symbol::from_json(json).unwrap_err();
-        assert!(matches!(e.code(), Code::InvalidArgument | Code::DataLoss), "{json}: {e}");
+        assert!(
+            matches!(e.code(), Code::InvalidArgument | Code::DataLoss),
+            "{json}: {e}"
+        );
     }
     // Interior NUL bytes are caught by the binding.
-    assert_eq!(Symbol::from_json("{\0}").unwrap_err().code(), Code::InvalidArgument);
+    assert_eq!(
+        Symbol::from_json("{\0}").unwrap_err().code(),
+        Code::InvalidArgument
+    );
 }
 
 #[test]
@@ -88,7 +106,12 @@ fn unknown_operator() {
     assert_eq!(e.code(), Code::NotFound);
     assert!(e.message().contains("no_such_op"), "{e}");
     assert_eq!(Op::find("no_such_op").unwrap_err().code(), Code::NotFound);
-    assert_eq!(Symbol::create("no_such_op", &[], &[], None).unwrap_err().code(), Code::NotFound);
+    assert_eq!(
+        Symbol::create("no_such_op", &[], &[], None)
+            .unwrap_err()
+            .code(),
+        Code::NotFound
+    );
     // Wrong input counts and unknown attributes are errors too.
     assert!(mxnet::invoke("relu", &[], &[]).is_err());
     assert!(mxnet::invoke("relu", &[&x], &[("no_such_attr", "1")]).is_err());

@@ -8,5 +8,9 @@ mod common {
 fn binding_adds_at_most_1us_per_call() {
     let o = common::overhead::measure(20, 1000);
     eprintln!("S8 on {}: {o:?}", common::overhead::cpu_model());
-    assert!(o.added_ns <= 1000.0, "the binding adds {:.0} ns per call: {o:?}", o.added_ns);
+    assert!(
+        o.added_ns <= 1000.0,
+        "the binding adds {:.0} ns per call: {o:?}",
+        o.added_ns
+    );
 }

@@ -8,7 +8,11 @@ use std::sync::Arc;
 fn eight_threads_read_one_array() {
     let x = Arc::new(NDArray::from_slice(&[-1.0f32, 2.0, -3.0, 4.0, 0.5, -0.5], &[2, 3]).unwrap());
     let w = Arc::new(NDArray::from_slice(&[1.0f32, 0.0, 1.0, 0.0, 1.0, 0.0], &[2, 3]).unwrap());
-    let expect = ops::fully_connected(&ops::relu(&x).unwrap(), &w, None, 2).call().unwrap().to_vec::<f32>().unwrap();
+    let expect = ops::fully_connected(&ops::relu(&x).unwrap(), &w, None, 2)
+        .call()
+        .unwrap()
+        .to_vec::<f32>()
+        .unwrap();
     // relu(x) = [[0,2,0],[4,0.5,0]]; · Wᵀ = [[0, 2], [4, 0.5]].
     assert_eq!(expect, [0.0, 2.0, 4.0, 0.5]);
     let handles: Vec<_> = (0..8)
@@ -16,7 +20,13 @@ fn eight_threads_read_one_array() {
             let (x, w) = (Arc::clone(&x), Arc::clone(&w));
             std::thread::spawn(move || {
                 (0..200)
-                    .map(|_| ops::fully_connected(&ops::relu(&x).unwrap(), &w, None, 2).call().unwrap().to_vec::<f32>().unwrap())
+                    .map(|_| {
+                        ops::fully_connected(&ops::relu(&x).unwrap(), &w, None, 2)
+                            .call()
+                            .unwrap()
+                            .to_vec::<f32>()
+                            .unwrap()
+                    })
                     .collect::<Vec<_>>()
             })
         })
@@ -31,7 +41,9 @@ fn eight_threads_read_one_array() {
 #[test]
 fn symbols_are_shared_and_contexts_move() {
     let s = Symbol::variable("x").unwrap();
-    let fc = Arc::new(Symbol::create("FullyConnected", &[&s], &[("num_hidden", "3")], Some("fc")).unwrap());
+    let fc = Arc::new(
+        Symbol::create("FullyConnected", &[&s], &[("num_hidden", "3")], Some("fc")).unwrap(),
+    );
     let hs: Vec<_> = (0..4)
         .map(|_| {
             let fc = Arc::clone(&fc);
@@ -46,7 +58,12 @@ fn symbols_are_shared_and_contexts_move() {
     let sample = |ctx: Context| {
         std::thread::spawn(move || {
             mxnet::context::replace_current(ctx);
-            ops::random::uniform().shape(&[4]).call().unwrap().to_vec::<f32>().unwrap()
+            ops::random::uniform()
+                .shape(&[4])
+                .call()
+                .unwrap()
+                .to_vec::<f32>()
+                .unwrap()
         })
         .join()
         .unwrap()
@@ -61,7 +78,9 @@ fn symbols_are_shared_and_contexts_move() {
 
 #[test]
 fn arrays_dropped_on_other_threads() {
-    let arrays: Vec<NDArray> = (0..64).map(|i| NDArray::from_vec(vec![i as f32; 4], &[4]).unwrap()).collect();
+    let arrays: Vec<NDArray> = (0..64)
+        .map(|i| NDArray::from_vec(vec![i as f32; 4], &[4]).unwrap())
+        .collect();
     let views: Vec<NDArray> = arrays.iter().map(|a| a.reshape(&[2, 2]).unwrap()).collect();
     std::thread::spawn(move || drop(arrays)).join().unwrap();
     // The views still hold the memory (the Vec deleter runs when the last user goes).

@@ -24,8 +24,17 @@ const KEYWORDS: &[&str] = &[
 ];
 
 /// Names the generated items must not shadow (the file's imports and prelude types).
-const RESERVED_TYPES: &[&str] =
-    &["NDArray", "DType", "Device", "Result", "OpCell", "AttrValue", "Vec", "Option", "String"];
+const RESERVED_TYPES: &[&str] = &[
+    "NDArray",
+    "DType",
+    "Device",
+    "Result",
+    "OpCell",
+    "AttrValue",
+    "Vec",
+    "Option",
+    "String",
+];
 
 /// `FullyConnected` → `fully_connected`, `L2Normalization` → `l2_normalization`.
 pub fn snake(name: &str) -> String {
@@ -76,7 +85,10 @@ fn camel(snake: &str) -> String {
 
 /// A valid Rust identifier for `s` (raw for keywords).
 fn ident(s: &str) -> String {
-    let mut id: String = s.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    let mut id: String = s
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
     if id.is_empty() || id.starts_with(|c: char| c.is_ascii_digit()) {
         id.insert(0, '_');
     }
@@ -177,7 +189,16 @@ fn attr_doc(a: &AttrInfo) -> String {
         write!(s, ", default `{}`", if d.is_empty() { "\"\"" } else { d }).unwrap();
     }
     if !a.choices.is_empty() {
-        write!(s, ", one of {}", a.choices.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ")).unwrap();
+        write!(
+            s,
+            ", one of {}",
+            a.choices
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+        .unwrap();
     }
     s.push(')');
     let d = doc_text(a.doc);
@@ -212,7 +233,12 @@ fn is_true(v: &str) -> bool {
 fn alternatives(a: &AttrInfo, base: &str) -> Vec<String> {
     match a.kind {
         AttrKind::Bool => vec![if is_true(base) { "False" } else { "True" }.to_string()],
-        AttrKind::String => a.choices.iter().filter(|c| **c != base && **c != "None").map(|c| c.to_string()).collect(),
+        AttrKind::String => a
+            .choices
+            .iter()
+            .filter(|c| **c != base && **c != "None")
+            .map(|c| c.to_string())
+            .collect(),
         AttrKind::Int | AttrKind::Long if a.required => vec!["2".to_string()],
         _ => Vec::new(),
     }
@@ -222,7 +248,11 @@ fn alternatives(a: &AttrInfo, base: &str) -> Vec<String> {
 enum Inputs {
     /// Named inputs; the trailing `optional` ones are `Option<&NDArray>`, present exactly when
     /// attribute `.0` has value `.1` (which the function sets).
-    Named { names: Vec<String>, optional: usize, switch: Option<(String, String, String)> },
+    Named {
+        names: Vec<String>,
+        optional: usize,
+        switch: Option<(String, String, String)>,
+    },
     /// `&[&NDArray]`, setting the variadic count attribute when given.
     Slice { count_attr: Option<String> },
 }
@@ -235,23 +265,43 @@ struct Plan {
 fn probe(op: Op, info: &OpInfo, attrs: &[AttrInfo]) -> Plan {
     let base: Vec<(&str, String)> = attrs
         .iter()
-        .map(|a| (a.name, if a.required { placeholder(a) } else { a.default.unwrap_or("").to_string() }))
+        .map(|a| {
+            (
+                a.name,
+                if a.required {
+                    placeholder(a)
+                } else {
+                    a.default.unwrap_or("").to_string()
+                },
+            )
+        })
         .filter(|(_, v)| !v.is_empty() && v != "None")
         .collect();
     let with = |name: &str, value: &str| -> Vec<(&str, String)> {
         let mut v: Vec<(&str, String)> = base.iter().filter(|(k, _)| *k != name).cloned().collect();
-        v.push((attrs.iter().find(|a| a.name == name).unwrap().name, value.to_string()));
+        v.push((
+            attrs.iter().find(|a| a.name == name).unwrap().name,
+            value.to_string(),
+        ));
         v
     };
-    let as_refs = |v: &[(&str, String)]| -> Vec<(String, String)> { v.iter().map(|(k, v)| (k.to_string(), v.clone())).collect() };
+    let as_refs = |v: &[(&str, String)]| -> Vec<(String, String)> {
+        v.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
+    };
     let names_for = |v: &[(&str, String)]| -> Option<Vec<String>> {
         let owned = as_refs(v);
-        let r: Vec<(&str, &str)> = owned.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let r: Vec<(&str, &str)> = owned
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
         op.input_names(&r).ok()
     };
     let outputs_for = |v: &[(&str, String)]| -> Option<usize> {
         let owned = as_refs(v);
-        let r: Vec<(&str, &str)> = owned.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let r: Vec<(&str, &str)> = owned
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
         op.num_io(&r).ok().map(|(_, o)| o)
     };
 
@@ -260,7 +310,11 @@ fn probe(op: Op, info: &OpInfo, attrs: &[AttrInfo]) -> Plan {
     if !multi_output {
         let base_out = outputs_for(&base);
         for a in attrs {
-            let cur = base.iter().find(|(k, _)| *k == a.name).map(|(_, v)| v.clone()).unwrap_or_default();
+            let cur = base
+                .iter()
+                .find(|(k, _)| *k == a.name)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default();
             for alt in alternatives(a, &cur) {
                 if outputs_for(&with(a.name, &alt)).is_some_and(|o| Some(o) != base_out) {
                     multi_output = true;
@@ -270,18 +324,34 @@ fn probe(op: Op, info: &OpInfo, attrs: &[AttrInfo]) -> Plan {
     }
 
     if let Some(v) = info.variadic_attr {
-        return Plan { inputs: Inputs::Slice { count_attr: Some(v.to_string()) }, multi_output };
+        return Plan {
+            inputs: Inputs::Slice {
+                count_attr: Some(v.to_string()),
+            },
+            multi_output,
+        };
     }
-    let slice = Plan { inputs: Inputs::Slice { count_attr: None }, multi_output };
-    let Some(base_names) = names_for(&base) else { return slice };
+    let slice = Plan {
+        inputs: Inputs::Slice { count_attr: None },
+        multi_output,
+    };
+    let Some(base_names) = names_for(&base) else {
+        return slice;
+    };
     if info.num_inputs.is_some_and(|n| n != base_names.len()) {
         return slice;
     }
     let mut switch: Option<(String, String, String, usize)> = None; // attr, value when present, value when absent, #optional
     for a in attrs {
-        let cur = base.iter().find(|(k, _)| *k == a.name).map(|(_, v)| v.clone()).unwrap_or_default();
+        let cur = base
+            .iter()
+            .find(|(k, _)| *k == a.name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default();
         for alt in alternatives(a, &cur) {
-            let Some(names) = names_for(&with(a.name, &alt)) else { continue };
+            let Some(names) = names_for(&with(a.name, &alt)) else {
+                continue;
+            };
             if names == base_names {
                 continue;
             }
@@ -300,10 +370,24 @@ fn probe(op: Op, info: &OpInfo, attrs: &[AttrInfo]) -> Plan {
         }
     }
     match switch {
-        None => Plan { inputs: Inputs::Named { names: base_names, optional: 0, switch: None }, multi_output },
+        None => Plan {
+            inputs: Inputs::Named {
+                names: base_names,
+                optional: 0,
+                switch: None,
+            },
+            multi_output,
+        },
         Some((attr, on, off, n)) => {
             let all = names_for(&with(&attr, &on)).unwrap_or_default();
-            Plan { inputs: Inputs::Named { names: all, optional: n, switch: Some((attr, on, off)) }, multi_output }
+            Plan {
+                inputs: Inputs::Named {
+                    names: all,
+                    optional: n,
+                    switch: Some((attr, on, off)),
+                },
+                multi_output,
+            }
         }
     }
 }
@@ -318,8 +402,16 @@ fn gen_op(op: Op, fname: &str, out: &mut String) -> Result<()> {
         Inputs::Slice { count_attr } => (None, count_attr.as_deref()),
     };
     let hidden = |a: &&AttrInfo| Some(a.name) == controlled || Some(a.name) == count_attr;
-    let required: Vec<&AttrInfo> = attrs.iter().filter(|a| a.required).filter(|a| !hidden(a)).collect();
-    let optional: Vec<&AttrInfo> = attrs.iter().filter(|a| !a.required).filter(|a| !hidden(a)).collect();
+    let required: Vec<&AttrInfo> = attrs
+        .iter()
+        .filter(|a| a.required)
+        .filter(|a| !hidden(a))
+        .collect();
+    let optional: Vec<&AttrInfo> = attrs
+        .iter()
+        .filter(|a| !a.required)
+        .filter(|a| !hidden(a))
+        .collect();
 
     // Parameter names, unique.
     // The function's locals are `in_` and `at_`; parameters never take those names.
@@ -339,7 +431,11 @@ fn gen_op(op: Op, fname: &str, out: &mut String) -> Result<()> {
     let input_doc: String;
     let mut first_optional: Option<String> = None;
     match &plan.inputs {
-        Inputs::Named { names, optional: nopt, switch } => {
+        Inputs::Named {
+            names,
+            optional: nopt,
+            switch,
+        } => {
             let first_opt = names.len() - nopt;
             for (i, n) in names.iter().enumerate() {
                 let id = unique(n);
@@ -352,10 +448,22 @@ fn gen_op(op: Op, fname: &str, out: &mut String) -> Result<()> {
                     optional_inputs.push(id);
                 }
             }
-            let list = names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
-            let mut doc = if names.is_empty() { "none".to_string() } else { list };
+            let list = names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let mut doc = if names.is_empty() {
+                "none".to_string()
+            } else {
+                list
+            };
             if let Some((attr, on, off)) = switch {
-                let opt = names[first_opt..].iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+                let opt = names[first_opt..]
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
                 write!(doc, "; {opt} optional (given: `{attr}` = {on}, else {off})").unwrap();
             }
             input_doc = doc;
@@ -368,7 +476,11 @@ fn gen_op(op: Op, fname: &str, out: &mut String) -> Result<()> {
                 Some(c) => format!("any number (sets `{c}`)"),
                 None if !info.input_names.is_empty() => format!(
                     "a slice; with the default attributes {}",
-                    info.input_names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+                    info.input_names
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
                 None => "a slice (how many depends on the attributes)".into(),
             };
@@ -391,7 +503,11 @@ fn gen_op(op: Op, fname: &str, out: &mut String) -> Result<()> {
         let e = format!(
             "{{ let mut v = vec![{}]; {} v }}",
             required_inputs.join(", "),
-            optional_inputs.iter().map(|o| format!("v.extend({o});")).collect::<Vec<_>>().join(" ")
+            optional_inputs
+                .iter()
+                .map(|o| format!("v.extend({o});"))
+                .collect::<Vec<_>>()
+                .join(" ")
         );
         (e.clone(), e)
     };
@@ -400,8 +516,17 @@ fn gen_op(op: Op, fname: &str, out: &mut String) -> Result<()> {
     if let (Some(c), Some(p)) = (count_attr, &slice_param) {
         items.push(format!("(\"{c}\", {p}.len().to_string())"));
     }
-    if let (Inputs::Named { switch: Some((attr, on, off)), .. }, Some(first)) = (&plan.inputs, &first_optional) {
-        items.push(format!("(\"{attr}\", if {first}.is_some() {{ \"{on}\" }} else {{ \"{off}\" }}.to_string())"));
+    if let (
+        Inputs::Named {
+            switch: Some((attr, on, off)),
+            ..
+        },
+        Some(first),
+    ) = (&plan.inputs, &first_optional)
+    {
+        items.push(format!(
+            "(\"{attr}\", if {first}.is_some() {{ \"{on}\" }} else {{ \"{off}\" }}.to_string())"
+        ));
     }
     for (name, id) in &req_ids {
         items.push(format!("(\"{name}\", {id}.attr_string())"));
@@ -425,11 +550,24 @@ fn gen_op(op: Op, fname: &str, out: &mut String) -> Result<()> {
     };
     write!(doc, "/// Outputs: {outs}.").unwrap();
     if !info.aliases.is_empty() {
-        write!(doc, " Aliases: {}.", info.aliases.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ")).unwrap();
+        write!(
+            doc,
+            " Aliases: {}.",
+            info.aliases
+                .iter()
+                .map(|a| format!("`{a}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+        .unwrap();
     }
     writeln!(doc).unwrap();
 
-    let ret = if plan.multi_output { "Result<Vec<NDArray>>" } else { "Result<NDArray>" };
+    let ret = if plan.multi_output {
+        "Result<Vec<NDArray>>"
+    } else {
+        "Result<NDArray>"
+    };
     let caller = if plan.multi_output { "call" } else { "call1" };
     let cell = format!("static OP: OpCell = OpCell::new(\"{}\");", info.name);
     let fn_ident = ident(fname);
@@ -439,29 +577,54 @@ fn gen_op(op: Op, fname: &str, out: &mut String) -> Result<()> {
         if fn_ident != fn_ident.to_ascii_lowercase() {
             writeln!(out, "#[allow(non_snake_case)]").unwrap();
         }
-        writeln!(out, "pub fn {fn_ident}{lifetimes}({}) -> {ret} {{", params.join(", ")).unwrap();
+        // Direct calls borrow only for the call: elided lifetimes.
+        let params: Vec<String> = params.iter().map(|p| p.replace("&'a ", "&")).collect();
+        writeln!(out, "pub fn {fn_ident}({}) -> {ret} {{", params.join(", ")).unwrap();
         writeln!(out, "    {cell}").unwrap();
+        let in_ref = if slice_param.is_some() { "in_" } else { "&in_" };
         writeln!(out, "    let in_ = {in_direct};").unwrap();
         if items.is_empty() {
             writeln!(out, "    let at_: [(&str, String); 0] = [];").unwrap();
         } else {
             writeln!(out, "    let at_ = [{items}];").unwrap();
         }
-        writeln!(out, "    {caller}(&OP, &in_, &at_)").unwrap();
+        writeln!(out, "    {caller}(&OP, {in_ref}, &at_)").unwrap();
         writeln!(out, "}}\n").unwrap();
         return Ok(());
     }
     // A registry spelling kept to avoid a clash (MakeLoss beside make_loss) gets `...Op`.
-    let ty = if fname.chars().any(|c| c.is_ascii_uppercase()) { format!("{fname}Op") } else { camel(fname) };
+    let ty = if fname.chars().any(|c| c.is_ascii_uppercase()) {
+        format!("{fname}Op")
+    } else {
+        camel(fname)
+    };
     out.push_str(&doc);
-    writeln!(out, "///\n/// Returns a builder: set optional attributes, then `.call()`.").unwrap();
+    writeln!(
+        out,
+        "///\n/// Returns a builder: set optional attributes, then `.call()`."
+    )
+    .unwrap();
     if fn_ident != fn_ident.to_ascii_lowercase() {
         writeln!(out, "#[allow(non_snake_case)]").unwrap();
     }
-    writeln!(out, "pub fn {fn_ident}{lifetimes}({}) -> {ty}<'a> {{", params.join(", ")).unwrap();
-    writeln!(out, "    {ty} {{ inputs: {in_builder}, attrs: vec![{items}] }}").unwrap();
+    writeln!(
+        out,
+        "pub fn {fn_ident}{lifetimes}({}) -> {ty}<'a> {{",
+        params.join(", ")
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "    {ty} {{ inputs: {in_builder}, attrs: vec![{items}] }}"
+    )
+    .unwrap();
     writeln!(out, "}}\n").unwrap();
-    writeln!(out, "/// Builder of [`{fn_ident}`]: optional attributes of `{}`, then [`call`]({ty}::call).", info.name).unwrap();
+    writeln!(
+        out,
+        "/// Builder of [`{fn_ident}`]: optional attributes of `{}`, then [`call`]({ty}::call).",
+        info.name
+    )
+    .unwrap();
     writeln!(out, "#[must_use = \"nothing runs until .call()\"]").unwrap();
     writeln!(out, "pub struct {ty}<'a> {{\n    inputs: Vec<&'a NDArray>,\n    attrs: Vec<(&'static str, String)>,\n}}\n").unwrap();
     writeln!(out, "impl<'a> {ty}<'a> {{").unwrap();
@@ -473,11 +636,26 @@ fn gen_op(op: Op, fname: &str, out: &mut String) -> Result<()> {
         }
         mused.push(m.clone());
         writeln!(out, "    /// {}", attr_doc(a)).unwrap();
-        writeln!(out, "    pub fn {m}(mut self, value: {}) -> Self {{", rust_type(a)).unwrap();
-        writeln!(out, "        set_attr(&mut self.attrs, \"{}\", value.attr_string());", a.name).unwrap();
+        writeln!(
+            out,
+            "    pub fn {m}(mut self, value: {}) -> Self {{",
+            rust_type(a)
+        )
+        .unwrap();
+        writeln!(
+            out,
+            "        set_attr(&mut self.attrs, \"{}\", value.attr_string());",
+            a.name
+        )
+        .unwrap();
         writeln!(out, "        self\n    }}\n").unwrap();
     }
-    writeln!(out, "    /// Runs `{}` under the thread's current context.", info.name).unwrap();
+    writeln!(
+        out,
+        "    /// Runs `{}` under the thread's current context.",
+        info.name
+    )
+    .unwrap();
     writeln!(out, "    pub fn call(self) -> {ret} {{").unwrap();
     writeln!(out, "        {cell}").unwrap();
     writeln!(out, "        {caller}(&OP, &self.inputs, &self.attrs)").unwrap();
@@ -512,7 +690,11 @@ pub fn generate() -> Result<String> {
             // Two operators with one snake-case name: the one not spelled in snake case keeps its
             // registry spelling.
             let name = op.name();
-            let fname = if count[fname.as_str()] > 1 && name != fname { name.to_string() } else { fname.clone() };
+            let fname = if count[fname.as_str()] > 1 && name != fname {
+                name.to_string()
+            } else {
+                fname.clone()
+            };
             if let Some(prev) = seen.insert(fname.clone(), name) {
                 panic!("operators {prev} and {name} both map to {module}::{fname}");
             }
@@ -526,8 +708,16 @@ pub fn generate() -> Result<String> {
                 "random" => "operators registered as `_random_*` and `_sample_*`".to_string(),
                 m => format!("operators registered as `_{m}_*`"),
             };
-            writeln!(out, "/// Typed functions of the {what} (see [`ops`](crate::ops)).").unwrap();
-            writeln!(out, "pub mod {module} {{\n    #[allow(unused_imports)]\n    use super::*;\n").unwrap();
+            writeln!(
+                out,
+                "/// Typed functions of the {what} (see [`ops`](crate::ops))."
+            )
+            .unwrap();
+            writeln!(
+                out,
+                "pub mod {module} {{\n    #[allow(unused_imports)]\n    use super::*;\n"
+            )
+            .unwrap();
             for line in body.lines() {
                 if line.is_empty() {
                     out.push('\n');

@@ -6,7 +6,9 @@ fn main() {
     let out = std::env::args_os()
         .nth(1)
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(mxnet_opgen::GENERATED_PATH));
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(mxnet_opgen::GENERATED_PATH)
+        });
     let text = match mxnet_opgen::generate() {
         Ok(t) => t,
         Err(e) => {

@@ -8,7 +8,10 @@ fn regenerating_gives_the_checked_in_file() {
     let checked_in = std::fs::read_to_string(&path).unwrap();
     let fresh = mxnet_opgen::generate().unwrap();
     if fresh != checked_in {
-        let line = fresh.lines().zip(checked_in.lines()).position(|(a, b)| a != b);
+        let line = fresh
+            .lines()
+            .zip(checked_in.lines())
+            .position(|(a, b)| a != b);
         panic!(
             "{} is stale (first difference at line {}; {} vs {} lines): run `cargo run -p mxnet-opgen`",
             path.display(),
@@ -24,11 +27,23 @@ fn names_map_as_documented() {
     use mxnet_opgen::{placement, snake};
     assert_eq!(snake("FullyConnected"), "fully_connected");
     assert_eq!(snake("L2Normalization"), "l2_normalization");
-    assert_eq!(snake("IdentityAttachKLSparseReg"), "identity_attach_kl_sparse_reg");
+    assert_eq!(
+        snake("IdentityAttachKLSparseReg"),
+        "identity_attach_kl_sparse_reg"
+    );
     assert_eq!(snake("BatchNorm_v1"), "batch_norm_v1");
-    assert_eq!(placement("_contrib_box_nms"), Some(("contrib", "box_nms".into())));
-    assert_eq!(placement("_sample_uniform"), Some(("random", "sample_uniform".into())));
-    assert_eq!(placement("_mul_scalar"), Some(("internal", "mul_scalar".into())));
+    assert_eq!(
+        placement("_contrib_box_nms"),
+        Some(("contrib", "box_nms".into()))
+    );
+    assert_eq!(
+        placement("_sample_uniform"),
+        Some(("random", "sample_uniform".into()))
+    );
+    assert_eq!(
+        placement("_mul_scalar"),
+        Some(("internal", "mul_scalar".into()))
+    );
     assert_eq!(placement("_backward_relu"), None);
     assert_eq!(placement("Convolution"), Some(("", "convolution".into())));
 }

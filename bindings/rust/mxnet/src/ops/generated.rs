@@ -8,7 +8,7 @@
 /// Required `act_type` (string, one of `relu`, `sigmoid`, `softrelu`, `softsign`, `tanh`): Activation function.
 ///
 /// Outputs: one array. Aliases: `_npx_activation`.
-pub fn activation<'a>(data: &'a NDArray, act_type: &str) -> Result<NDArray> {
+pub fn activation(data: &NDArray, act_type: &str) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("Activation");
     let in_ = [data];
     let at_ = [("act_type", act_type.attr_string())];
@@ -132,7 +132,7 @@ impl<'a> BilinearSampler<'a> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `stop_gradient`, `_sparse_stop_gradient`.
-pub fn block_grad<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn block_grad(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("BlockGrad");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -484,11 +484,11 @@ impl<'a> Crop<'a> {
 /// Required `op_type` (string): name of a custom op registered with RegisterCustomOp
 ///
 /// Outputs: a `Vec` (how many depends on the attributes). Aliases: `_npi_Custom`.
-pub fn custom<'a>(inputs: &[&'a NDArray], op_type: &str) -> Result<Vec<NDArray>> {
+pub fn custom(inputs: &[&NDArray], op_type: &str) -> Result<Vec<NDArray>> {
     static OP: OpCell = OpCell::new("Custom");
     let in_ = inputs;
     let at_ = [("op_type", op_type.attr_string())];
-    call(&OP, &in_, &at_)
+    call(&OP, in_, &at_)
 }
 
 /// `Deconvolution`: Transposed convolution (MXNet's Deconvolution): data (N, C_in, spatial...), weight (C_in, num_filter/num_group, kernel...) in the data layout, optional bias (num_filter,); output size stride\*(in-1) + dilated kernel - 2\*pad + adj, or target_shape.
@@ -678,7 +678,7 @@ impl<'a> Embedding<'a> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `flatten`, `_npx_batch_flatten`.
-pub fn flatten<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn flatten(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("Flatten");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -1465,7 +1465,7 @@ impl<'a> Rnn<'a> {
 /// Required `spatial_scale` (float): Ratio of input feature map size to raw image size (1 / total stride).
 ///
 /// Outputs: one array. Aliases: `_npx_roi_pooling`.
-pub fn roi_pooling<'a>(data: &'a NDArray, rois: &'a NDArray, pooled_size: &[i64], spatial_scale: f32) -> Result<NDArray> {
+pub fn roi_pooling(data: &NDArray, rois: &NDArray, pooled_size: &[i64], spatial_scale: f32) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("ROIPooling");
     let in_ = [data, rois];
     let at_ = [("pooled_size", pooled_size.attr_string()), ("spatial_scale", spatial_scale.attr_string())];
@@ -1947,7 +1947,7 @@ impl<'a> UpSampling<'a> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_abs`.
-pub fn abs<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn abs(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("abs");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -2029,11 +2029,11 @@ impl<'a> AdamUpdate<'a> {
 /// Inputs: any number (sets `num_args`).
 ///
 /// Outputs: one array. Aliases: `ElementWiseSum`, `_sparse_ElementWiseSum`, `_sparse_add_n`.
-pub fn add_n<'a>(inputs: &[&'a NDArray]) -> Result<NDArray> {
+pub fn add_n(inputs: &[&NDArray]) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("add_n");
     let in_ = inputs;
     let at_ = [("num_args", inputs.len().to_string())];
-    call1(&OP, &in_, &at_)
+    call1(&OP, in_, &at_)
 }
 
 /// `all_finite`: 1 if every element of data (read as float32) is finite, else 0: float32 of shape (1,). With init_output=False the output is only written (0) when a non-finite element is found (AMP's loss scaler chains calls on one output).
@@ -2075,7 +2075,7 @@ impl<'a> AllFinite<'a> {
 /// Required `dtype` (dtype, one of `bfloat16`, `float16`, `float32`, `float64`, `int32`, `int64`, `int8`, `uint8`): Output data type.
 ///
 /// Outputs: one array.
-pub fn amp_cast<'a>(data: &'a NDArray, dtype: DType) -> Result<NDArray> {
+pub fn amp_cast(data: &NDArray, dtype: DType) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("amp_cast");
     let in_ = [data];
     let at_ = [("dtype", dtype.attr_string())];
@@ -2121,7 +2121,7 @@ impl<'a> AmpMulticast<'a> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_arccos`.
-pub fn arccos<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn arccos(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("arccos");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -2133,7 +2133,7 @@ pub fn arccos<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_arccosh`.
-pub fn arccosh<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn arccosh(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("arccosh");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -2145,7 +2145,7 @@ pub fn arccosh<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_arcsin`.
-pub fn arcsin<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn arcsin(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("arcsin");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -2157,7 +2157,7 @@ pub fn arcsin<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_arcsinh`.
-pub fn arcsinh<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn arcsinh(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("arcsinh");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -2169,7 +2169,7 @@ pub fn arcsinh<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_arctan`.
-pub fn arctan<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn arctan(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("arctan");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -2181,7 +2181,7 @@ pub fn arctan<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_arctanh`.
-pub fn arctanh<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn arctanh(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("arctanh");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -2231,7 +2231,7 @@ impl<'a> Argmax<'a> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array.
-pub fn argmax_channel<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn argmax_channel(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("argmax_channel");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -2369,7 +2369,7 @@ impl<'a> BatchDot<'a> {
 /// Inputs: `a`, `indices`.
 ///
 /// Outputs: one array.
-pub fn batch_take<'a>(a: &'a NDArray, indices: &'a NDArray) -> Result<NDArray> {
+pub fn batch_take(a: &NDArray, indices: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("batch_take");
     let in_ = [a, indices];
     let at_: [(&str, String); 0] = [];
@@ -2381,7 +2381,7 @@ pub fn batch_take<'a>(a: &'a NDArray, indices: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array. Aliases: `broadcast_plus`, `_sparse_broadcast_add`, `_sparse_broadcast_plus`.
-pub fn broadcast_add<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn broadcast_add(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("broadcast_add");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2431,7 +2431,7 @@ impl<'a> BroadcastAxis<'a> {
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array. Aliases: `_sparse_broadcast_div`.
-pub fn broadcast_div<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn broadcast_div(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("broadcast_div");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2443,7 +2443,7 @@ pub fn broadcast_div<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> 
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array.
-pub fn broadcast_equal<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn broadcast_equal(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("broadcast_equal");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2455,7 +2455,7 @@ pub fn broadcast_equal<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array.
-pub fn broadcast_greater<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn broadcast_greater(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("broadcast_greater");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2467,7 +2467,7 @@ pub fn broadcast_greater<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArr
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array.
-pub fn broadcast_greater_equal<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn broadcast_greater_equal(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("broadcast_greater_equal");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2479,7 +2479,7 @@ pub fn broadcast_greater_equal<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array.
-pub fn broadcast_hypot<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn broadcast_hypot(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("broadcast_hypot");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2491,7 +2491,7 @@ pub fn broadcast_hypot<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array.
-pub fn broadcast_lesser<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn broadcast_lesser(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("broadcast_lesser");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2503,7 +2503,7 @@ pub fn broadcast_lesser<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArra
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array.
-pub fn broadcast_lesser_equal<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn broadcast_lesser_equal(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("broadcast_lesser_equal");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2553,7 +2553,7 @@ impl<'a> BroadcastLike<'a> {
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array.
-pub fn broadcast_logical_and<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn broadcast_logical_and(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("broadcast_logical_and");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2565,7 +2565,7 @@ pub fn broadcast_logical_and<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<N
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array.
-pub fn broadcast_logical_or<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn broadcast_logical_or(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("broadcast_logical_or");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2577,7 +2577,7 @@ pub fn broadcast_logical_or<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<ND
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array.
-pub fn broadcast_logical_xor<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn broadcast_logical_xor(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("broadcast_logical_xor");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2589,7 +2589,7 @@ pub fn broadcast_logical_xor<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<N
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array. Aliases: `_npi_maximum`.
-pub fn broadcast_maximum<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn broadcast_maximum(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("broadcast_maximum");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2601,7 +2601,7 @@ pub fn broadcast_maximum<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArr
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array. Aliases: `_npi_minimum`.
-pub fn broadcast_minimum<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn broadcast_minimum(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("broadcast_minimum");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2613,7 +2613,7 @@ pub fn broadcast_minimum<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArr
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array.
-pub fn broadcast_mod<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn broadcast_mod(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("broadcast_mod");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2625,7 +2625,7 @@ pub fn broadcast_mod<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> 
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array. Aliases: `_sparse_broadcast_mul`.
-pub fn broadcast_mul<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn broadcast_mul(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("broadcast_mul");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2637,7 +2637,7 @@ pub fn broadcast_mul<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> 
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array.
-pub fn broadcast_not_equal<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn broadcast_not_equal(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("broadcast_not_equal");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2649,7 +2649,7 @@ pub fn broadcast_not_equal<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDA
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array.
-pub fn broadcast_power<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn broadcast_power(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("broadcast_power");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2661,7 +2661,7 @@ pub fn broadcast_power<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array. Aliases: `broadcast_minus`, `_sparse_broadcast_sub`, `_sparse_broadcast_minus`.
-pub fn broadcast_sub<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn broadcast_sub(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("broadcast_sub");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2707,7 +2707,7 @@ impl<'a> BroadcastTo<'a> {
 /// Required `dtype` (dtype, one of `bfloat16`, `bool`, `float16`, `float32`, `float64`, `int32`, `int64`, `int8`, `uint8`): Output data type.
 ///
 /// Outputs: one array. Aliases: `Cast`, `_npi_cast`, `_npx_cast`.
-pub fn cast<'a>(data: &'a NDArray, dtype: DType) -> Result<NDArray> {
+pub fn cast(data: &NDArray, dtype: DType) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("cast");
     let in_ = [data];
     let at_ = [("dtype", dtype.attr_string())];
@@ -2721,7 +2721,7 @@ pub fn cast<'a>(data: &'a NDArray, dtype: DType) -> Result<NDArray> {
 /// Required `stype` (string, one of `csr`, `default`, `row_sparse`): Output storage type.
 ///
 /// Outputs: one array. Aliases: `_sparse_cast_storage`.
-pub fn cast_storage<'a>(data: &'a NDArray, stype: &str) -> Result<NDArray> {
+pub fn cast_storage(data: &NDArray, stype: &str) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("cast_storage");
     let in_ = [data];
     let at_ = [("stype", stype.attr_string())];
@@ -2733,7 +2733,7 @@ pub fn cast_storage<'a>(data: &'a NDArray, stype: &str) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_cbrt`.
-pub fn cbrt<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn cbrt(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("cbrt");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -2745,7 +2745,7 @@ pub fn cbrt<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_ceil`.
-pub fn ceil<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn ceil(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("ceil");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -2761,7 +2761,7 @@ pub fn ceil<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Required `a_max` (float): Maximum value.
 ///
 /// Outputs: one array. Aliases: `_npi_clip`, `_sparse_clip`.
-pub fn clip<'a>(data: &'a NDArray, a_min: f32, a_max: f32) -> Result<NDArray> {
+pub fn clip(data: &NDArray, a_min: f32, a_max: f32) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("clip");
     let in_ = [data];
     let at_ = [("a_min", a_min.attr_string()), ("a_max", a_max.attr_string())];
@@ -2821,7 +2821,7 @@ impl<'a> Col2im<'a> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_cos`.
-pub fn cos<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn cos(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("cos");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -2833,7 +2833,7 @@ pub fn cos<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_cosh`.
-pub fn cosh<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn cosh(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("cosh");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -2845,7 +2845,7 @@ pub fn cosh<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_degrees`.
-pub fn degrees<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn degrees(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("degrees");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -2859,7 +2859,7 @@ pub fn degrees<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Required `block_size` (int): Side of the moved blocks.
 ///
 /// Outputs: one array.
-pub fn depth_to_space<'a>(data: &'a NDArray, block_size: i32) -> Result<NDArray> {
+pub fn depth_to_space(data: &NDArray, block_size: i32) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("depth_to_space");
     let in_ = [data];
     let at_ = [("block_size", block_size.attr_string())];
@@ -2959,7 +2959,7 @@ impl<'a> Dot<'a> {
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array. Aliases: `_add`, `_plus`, `_Plus`, `_grad_add`.
-pub fn elemwise_add<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn elemwise_add(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("elemwise_add");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2971,7 +2971,7 @@ pub fn elemwise_add<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array. Aliases: `_div`, `_Div`.
-pub fn elemwise_div<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn elemwise_div(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("elemwise_div");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2983,7 +2983,7 @@ pub fn elemwise_div<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array. Aliases: `_mul`, `_Mul`.
-pub fn elemwise_mul<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn elemwise_mul(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("elemwise_mul");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -2995,7 +2995,7 @@ pub fn elemwise_mul<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `lhs`, `rhs`.
 ///
 /// Outputs: one array. Aliases: `_sub`, `_minus`, `_Minus`.
-pub fn elemwise_sub<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn elemwise_sub(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("elemwise_sub");
     let in_ = [lhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -3007,7 +3007,7 @@ pub fn elemwise_sub<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_npx_erf`.
-pub fn erf<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn erf(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("erf");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -3019,7 +3019,7 @@ pub fn erf<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_npx_erfinv`.
-pub fn erfinv<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn erfinv(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("erfinv");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -3031,7 +3031,7 @@ pub fn erfinv<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_exp`.
-pub fn exp<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn exp(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("exp");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -3045,7 +3045,7 @@ pub fn exp<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Required `axis` (int): Position of the new axis, in \[-ndim-1, ndim\].
 ///
 /// Outputs: one array. Aliases: `_npi_expand_dims`.
-pub fn expand_dims<'a>(data: &'a NDArray, axis: i32) -> Result<NDArray> {
+pub fn expand_dims(data: &NDArray, axis: i32) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("expand_dims");
     let in_ = [data];
     let at_ = [("axis", axis.attr_string())];
@@ -3057,7 +3057,7 @@ pub fn expand_dims<'a>(data: &'a NDArray, axis: i32) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_expm1`.
-pub fn expm1<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn expm1(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("expm1");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -3069,7 +3069,7 @@ pub fn expm1<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `lhs`, `mhs`, `rhs`.
 ///
 /// Outputs: one array.
-pub fn fill_element_0index<'a>(lhs: &'a NDArray, mhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+pub fn fill_element_0index(lhs: &NDArray, mhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("fill_element_0index");
     let in_ = [lhs, mhs, rhs];
     let at_: [(&str, String); 0] = [];
@@ -3081,7 +3081,7 @@ pub fn fill_element_0index<'a>(lhs: &'a NDArray, mhs: &'a NDArray, rhs: &'a NDAr
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_fix`.
-pub fn fix<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn fix(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("fix");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -3093,7 +3093,7 @@ pub fn fix<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_floor`.
-pub fn floor<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn floor(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("floor");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -3229,7 +3229,7 @@ impl<'a> FtrlUpdate<'a> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_npx_gamma`, `_sparse_gamma`.
-pub fn gamma<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn gamma(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("gamma");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -3241,7 +3241,7 @@ pub fn gamma<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_npx_gammaln`, `_sparse_gammaln`.
-pub fn gammaln<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn gammaln(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("gammaln");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -3253,7 +3253,7 @@ pub fn gammaln<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`, `indices`.
 ///
 /// Outputs: one array. Aliases: `_npi_gather_nd`, `_npx_gather_nd`.
-pub fn gather_nd<'a>(data: &'a NDArray, indices: &'a NDArray) -> Result<NDArray> {
+pub fn gather_nd(data: &NDArray, indices: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("gather_nd");
     let in_ = [data, indices];
     let at_: [(&str, String); 0] = [];
@@ -3349,11 +3349,11 @@ impl<'a> Im2col<'a> {
 /// Inputs: any number (sets `num_args`).
 ///
 /// Outputs: one array.
-pub fn khatri_rao<'a>(inputs: &[&'a NDArray]) -> Result<NDArray> {
+pub fn khatri_rao(inputs: &[&NDArray]) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("khatri_rao");
     let in_ = inputs;
     let at_ = [("num_args", inputs.len().to_string())];
-    call1(&OP, &in_, &at_)
+    call1(&OP, in_, &at_)
 }
 
 /// `lamb_update_phase1`: LAMB phase 1: updates mean/var and returns the layer's update direction g.
@@ -3467,7 +3467,7 @@ impl<'a> LambUpdatePhase2<'a> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_log`.
-pub fn log<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn log(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("log");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -3479,7 +3479,7 @@ pub fn log<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_log10`.
-pub fn log10<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn log10(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("log10");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -3491,7 +3491,7 @@ pub fn log10<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_log1p`.
-pub fn log1p<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn log1p(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("log1p");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -3503,7 +3503,7 @@ pub fn log1p<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_log2`.
-pub fn log2<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn log2(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("log2");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -3565,7 +3565,7 @@ impl<'a> LogSoftmax<'a> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array.
-pub fn logical_not<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn logical_not(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("logical_not");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -3577,7 +3577,7 @@ pub fn logical_not<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_make_loss`.
-pub fn make_loss<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn make_loss(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("make_loss");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -4299,11 +4299,11 @@ impl<'a> MultiSgdUpdate<'a> {
 /// Inputs: any number (sets `num_arrays`).
 ///
 /// Outputs: one array.
-pub fn multi_sum_sq<'a>(inputs: &[&'a NDArray]) -> Result<NDArray> {
+pub fn multi_sum_sq(inputs: &[&NDArray]) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("multi_sum_sq");
     let in_ = inputs;
     let at_ = [("num_arrays", inputs.len().to_string())];
-    call1(&OP, &in_, &at_)
+    call1(&OP, in_, &at_)
 }
 
 /// `nag_mom_update`: Nesterov momentum update (MXNet's NAG).
@@ -4451,7 +4451,7 @@ impl<'a> Nansum<'a> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_npi_negative`.
-pub fn negative<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn negative(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("negative");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -4559,7 +4559,7 @@ impl<'a> OneHot<'a> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array.
-pub fn ones_like<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn ones_like(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("ones_like");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -4847,7 +4847,7 @@ impl<'a> Prod<'a> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_radians`.
-pub fn radians<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn radians(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("radians");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -4859,7 +4859,7 @@ pub fn radians<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array.
-pub fn rcbrt<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn rcbrt(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("rcbrt");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -4871,7 +4871,7 @@ pub fn rcbrt<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array.
-pub fn reciprocal<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn reciprocal(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("reciprocal");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -4883,7 +4883,7 @@ pub fn reciprocal<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_relu`.
-pub fn relu<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn relu(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("relu");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -4929,11 +4929,11 @@ impl<'a> Repeat<'a> {
 /// Inputs: any number (sets `num_arrays`).
 ///
 /// Outputs: a `Vec` (0 with the default attributes).
-pub fn reset_arrays<'a>(inputs: &[&'a NDArray]) -> Result<Vec<NDArray>> {
+pub fn reset_arrays(inputs: &[&NDArray]) -> Result<Vec<NDArray>> {
     static OP: OpCell = OpCell::new("reset_arrays");
     let in_ = inputs;
     let at_ = [("num_arrays", inputs.len().to_string())];
-    call(&OP, &in_, &at_)
+    call(&OP, in_, &at_)
 }
 
 /// `reshape_like`: Reshapes lhs's dims \[lhs_begin, lhs_end) to rhs's dims \[rhs_begin, rhs_end) (default: all of lhs to rhs's shape). Sizes must agree.
@@ -4993,7 +4993,7 @@ impl<'a> ReshapeLike<'a> {
 /// Required `axis` (Shape(tuple)): The axes to reverse.
 ///
 /// Outputs: one array. Aliases: `flip`.
-pub fn reverse<'a>(data: &'a NDArray, axis: &[i64]) -> Result<NDArray> {
+pub fn reverse(data: &NDArray, axis: &[i64]) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("reverse");
     let in_ = [data];
     let at_ = [("axis", axis.attr_string())];
@@ -5005,7 +5005,7 @@ pub fn reverse<'a>(data: &'a NDArray, axis: &[i64]) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_rint`.
-pub fn rint<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn rint(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("rint");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -5151,7 +5151,7 @@ impl<'a> RmspropalexUpdate<'a> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_round`.
-pub fn round<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn round(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("round");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -5163,7 +5163,7 @@ pub fn round<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_rsqrt`.
-pub fn rsqrt<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn rsqrt(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("rsqrt");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -5177,7 +5177,7 @@ pub fn rsqrt<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Required `shape` (Shape(tuple)): Shape of the output.
 ///
 /// Outputs: one array.
-pub fn scatter_nd<'a>(data: &'a NDArray, indices: &'a NDArray, shape: &[i64]) -> Result<NDArray> {
+pub fn scatter_nd(data: &NDArray, indices: &NDArray, shape: &[i64]) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("scatter_nd");
     let in_ = [data, indices];
     let at_ = [("shape", shape.attr_string())];
@@ -5299,7 +5299,7 @@ impl<'a> SgdUpdate<'a> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_npx_shape_array`.
-pub fn shape_array<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn shape_array(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("shape_array");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -5311,7 +5311,7 @@ pub fn shape_array<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_sigmoid`.
-pub fn sigmoid<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn sigmoid(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("sigmoid");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -5323,7 +5323,7 @@ pub fn sigmoid<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_sign`.
-pub fn sign<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn sign(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("sign");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -5439,7 +5439,7 @@ impl<'a> SignumUpdate<'a> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_sin`.
-pub fn sin<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn sin(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("sin");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -5451,7 +5451,7 @@ pub fn sin<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_sinh`.
-pub fn sinh<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn sinh(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("sinh");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -5463,7 +5463,7 @@ pub fn sinh<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array.
-pub fn size_array<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn size_array(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("size_array");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -5517,7 +5517,7 @@ impl<'a> Slice<'a> {
 /// Required `end` (optional&lt;long&gt;): End index, exclusive (None: the axis size).
 ///
 /// Outputs: one array.
-pub fn slice_axis<'a>(data: &'a NDArray, axis: i32, begin: i64, end: i64) -> Result<NDArray> {
+pub fn slice_axis(data: &NDArray, axis: i32, begin: i64, end: i64) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("slice_axis");
     let in_ = [data];
     let at_ = [("axis", axis.attr_string()), ("begin", begin.attr_string()), ("end", end.attr_string())];
@@ -5643,7 +5643,7 @@ impl<'a> Softmax<'a> {
 /// Inputs: `data`, `label`.
 ///
 /// Outputs: one array.
-pub fn softmax_cross_entropy<'a>(data: &'a NDArray, label: &'a NDArray) -> Result<NDArray> {
+pub fn softmax_cross_entropy(data: &NDArray, label: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("softmax_cross_entropy");
     let in_ = [data, label];
     let at_: [(&str, String); 0] = [];
@@ -5705,7 +5705,7 @@ impl<'a> Softmin<'a> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array.
-pub fn softsign<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn softsign(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("softsign");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -5757,7 +5757,7 @@ impl<'a> Sort<'a> {
 /// Required `block_size` (int): Side of the moved blocks.
 ///
 /// Outputs: one array.
-pub fn space_to_depth<'a>(data: &'a NDArray, block_size: i32) -> Result<NDArray> {
+pub fn space_to_depth(data: &NDArray, block_size: i32) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("space_to_depth");
     let in_ = [data];
     let at_ = [("block_size", block_size.attr_string())];
@@ -5769,7 +5769,7 @@ pub fn space_to_depth<'a>(data: &'a NDArray, block_size: i32) -> Result<NDArray>
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_sqrt`.
-pub fn sqrt<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn sqrt(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("sqrt");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -5781,7 +5781,7 @@ pub fn sqrt<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_square`.
-pub fn square<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn square(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("square");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -5939,7 +5939,7 @@ impl<'a> Take<'a> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_tan`.
-pub fn tan<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn tan(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("tan");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -5951,7 +5951,7 @@ pub fn tan<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_tanh`.
-pub fn tanh<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn tanh(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("tanh");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -5965,7 +5965,7 @@ pub fn tanh<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Required `reps` (Shape(tuple)): Repetitions per axis (aligned at the last axis).
 ///
 /// Outputs: one array. Aliases: `_npi_tile`.
-pub fn tile<'a>(data: &'a NDArray, reps: &[i64]) -> Result<NDArray> {
+pub fn tile(data: &NDArray, reps: &[i64]) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("tile");
     let in_ = [data];
     let at_ = [("reps", reps.attr_string())];
@@ -6065,7 +6065,7 @@ impl<'a> Transpose<'a> {
 /// Inputs: `data`.
 ///
 /// Outputs: one array. Aliases: `_sparse_trunc`.
-pub fn trunc<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn trunc(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("trunc");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -6077,7 +6077,7 @@ pub fn trunc<'a>(data: &'a NDArray) -> Result<NDArray> {
 /// Inputs: `condition`, `x`, `y`.
 ///
 /// Outputs: one array. Aliases: `_sparse_where`.
-pub fn r#where<'a>(condition: &'a NDArray, x: &'a NDArray, y: &'a NDArray) -> Result<NDArray> {
+pub fn r#where(condition: &NDArray, x: &NDArray, y: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("where");
     let in_ = [condition, x, y];
     let at_: [(&str, String); 0] = [];
@@ -6089,7 +6089,7 @@ pub fn r#where<'a>(condition: &'a NDArray, x: &'a NDArray, y: &'a NDArray) -> Re
 /// Inputs: `data`.
 ///
 /// Outputs: one array.
-pub fn zeros_like<'a>(data: &'a NDArray) -> Result<NDArray> {
+pub fn zeros_like(data: &NDArray) -> Result<NDArray> {
     static OP: OpCell = OpCell::new("zeros_like");
     let in_ = [data];
     let at_: [(&str, String); 0] = [];
@@ -7248,7 +7248,7 @@ pub mod contrib {
     /// Inputs: `samples`, `matches`, `anchors`, `refs`, `means`, `stds`.
     ///
     /// Outputs: a `Vec` (2 with the default attributes).
-    pub fn box_encode<'a>(samples: &'a NDArray, matches: &'a NDArray, anchors: &'a NDArray, refs: &'a NDArray, means: &'a NDArray, stds: &'a NDArray) -> Result<Vec<NDArray>> {
+    pub fn box_encode(samples: &NDArray, matches: &NDArray, anchors: &NDArray, refs: &NDArray, means: &NDArray, stds: &NDArray) -> Result<Vec<NDArray>> {
         static OP: OpCell = OpCell::new("_contrib_box_encode");
         let in_ = [samples, matches, anchors, refs, means, stds];
         let at_: [(&str, String); 0] = [];
@@ -7476,7 +7476,7 @@ pub mod contrib {
     /// Inputs: `data`.
     ///
     /// Outputs: one array.
-    pub fn div_sqrt_dim<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn div_sqrt_dim(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_contrib_div_sqrt_dim");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];
@@ -7604,7 +7604,7 @@ pub mod contrib {
     /// Inputs: `lda`, `alpha`, `beta`, `state`, `lags`, `marks`, `valid_length`, `max_time`.
     ///
     /// Outputs: a `Vec` (2 with the default attributes).
-    pub fn hawkesll<'a>(lda: &'a NDArray, alpha: &'a NDArray, beta: &'a NDArray, state: &'a NDArray, lags: &'a NDArray, marks: &'a NDArray, valid_length: &'a NDArray, max_time: &'a NDArray) -> Result<Vec<NDArray>> {
+    pub fn hawkesll(lda: &NDArray, alpha: &NDArray, beta: &NDArray, state: &NDArray, lags: &NDArray, marks: &NDArray, valid_length: &NDArray, max_time: &NDArray) -> Result<Vec<NDArray>> {
         static OP: OpCell = OpCell::new("_contrib_hawkesll");
         let in_ = [lda, alpha, beta, state, lags, marks, valid_length, max_time];
         let at_: [(&str, String); 0] = [];
@@ -7680,7 +7680,7 @@ pub mod contrib {
     /// Inputs: `old_tensor`, `index_vector`, `new_tensor`.
     ///
     /// Outputs: one array.
-    pub fn index_copy<'a>(old_tensor: &'a NDArray, index_vector: &'a NDArray, new_tensor: &'a NDArray) -> Result<NDArray> {
+    pub fn index_copy(old_tensor: &NDArray, index_vector: &NDArray, new_tensor: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_contrib_index_copy");
         let in_ = [old_tensor, index_vector, new_tensor];
         let at_: [(&str, String); 0] = [];
@@ -7694,7 +7694,7 @@ pub mod contrib {
     /// Required `heads` (int): Number of attention heads (&gt;= 1).
     ///
     /// Outputs: one array.
-    pub fn interleaved_matmul_encdec_qk<'a>(queries: &'a NDArray, keys_values: &'a NDArray, heads: i32) -> Result<NDArray> {
+    pub fn interleaved_matmul_encdec_qk(queries: &NDArray, keys_values: &NDArray, heads: i32) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_contrib_interleaved_matmul_encdec_qk");
         let in_ = [queries, keys_values];
         let at_ = [("heads", heads.attr_string())];
@@ -7708,7 +7708,7 @@ pub mod contrib {
     /// Required `heads` (int): Number of attention heads (&gt;= 1).
     ///
     /// Outputs: one array.
-    pub fn interleaved_matmul_encdec_valatt<'a>(keys_values: &'a NDArray, attention: &'a NDArray, heads: i32) -> Result<NDArray> {
+    pub fn interleaved_matmul_encdec_valatt(keys_values: &NDArray, attention: &NDArray, heads: i32) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_contrib_interleaved_matmul_encdec_valatt");
         let in_ = [keys_values, attention];
         let at_ = [("heads", heads.attr_string())];
@@ -7722,7 +7722,7 @@ pub mod contrib {
     /// Required `heads` (int): Number of attention heads (&gt;= 1).
     ///
     /// Outputs: one array.
-    pub fn interleaved_matmul_selfatt_qk<'a>(queries_keys_values: &'a NDArray, heads: i32) -> Result<NDArray> {
+    pub fn interleaved_matmul_selfatt_qk(queries_keys_values: &NDArray, heads: i32) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_contrib_interleaved_matmul_selfatt_qk");
         let in_ = [queries_keys_values];
         let at_ = [("heads", heads.attr_string())];
@@ -7736,7 +7736,7 @@ pub mod contrib {
     /// Required `heads` (int): Number of attention heads (&gt;= 1).
     ///
     /// Outputs: one array.
-    pub fn interleaved_matmul_selfatt_valatt<'a>(queries_keys_values: &'a NDArray, attention: &'a NDArray, heads: i32) -> Result<NDArray> {
+    pub fn interleaved_matmul_selfatt_valatt(queries_keys_values: &NDArray, attention: &NDArray, heads: i32) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_contrib_interleaved_matmul_selfatt_valatt");
         let in_ = [queries_keys_values, attention];
         let at_ = [("heads", heads.attr_string())];
@@ -7908,7 +7908,7 @@ pub mod contrib {
     /// Required `act_type` (string, one of `relu`, `sigmoid`, `softrelu`, `softsign`, `tanh`): Activation function to be applied (only relu is supported).
     ///
     /// Outputs: a `Vec` (3 with the default attributes).
-    pub fn quantized_act<'a>(data: &'a NDArray, min_data: &'a NDArray, max_data: &'a NDArray, act_type: &str) -> Result<Vec<NDArray>> {
+    pub fn quantized_act(data: &NDArray, min_data: &NDArray, max_data: &NDArray, act_type: &str) -> Result<Vec<NDArray>> {
         static OP: OpCell = OpCell::new("_contrib_quantized_act");
         let in_ = [data, min_data, max_data];
         let at_ = [("act_type", act_type.attr_string())];
@@ -8240,7 +8240,7 @@ pub mod contrib {
     /// Inputs: `data`, `min_data`, `max_data`.
     ///
     /// Outputs: a `Vec` (3 with the default attributes).
-    pub fn quantized_flatten<'a>(data: &'a NDArray, min_data: &'a NDArray, max_data: &'a NDArray) -> Result<Vec<NDArray>> {
+    pub fn quantized_flatten(data: &NDArray, min_data: &NDArray, max_data: &NDArray) -> Result<Vec<NDArray>> {
         static OP: OpCell = OpCell::new("_contrib_quantized_flatten");
         let in_ = [data, min_data, max_data];
         let at_: [(&str, String); 0] = [];
@@ -8422,7 +8422,7 @@ pub mod contrib {
     /// Inputs: `data`.
     ///
     /// Outputs: one array. Aliases: `_sparse__contrib_round_ste`.
-    pub fn round_ste<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn round_ste(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_contrib_round_ste");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];
@@ -8434,7 +8434,7 @@ pub mod contrib {
     /// Inputs: `data`.
     ///
     /// Outputs: one array. Aliases: `_sparse__contrib_sign_ste`.
-    pub fn sign_ste<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn sign_ste(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_contrib_sign_ste");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];
@@ -8455,11 +8455,11 @@ pub mod image {
     /// Required `alpha` (tuple of float): The lighting alphas for the R, G, B channels.
     ///
     /// Outputs: one array. Aliases: `_npx__image_adjust_lighting`.
-    pub fn adjust_lighting<'a>(inputs: &[&'a NDArray], alpha: &[f64]) -> Result<NDArray> {
+    pub fn adjust_lighting(inputs: &[&NDArray], alpha: &[f64]) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_image_adjust_lighting");
         let in_ = inputs;
         let at_ = [("alpha", alpha.attr_string())];
-        call1(&OP, &in_, &at_)
+        call1(&OP, in_, &at_)
     }
 
     /// `_image_crop`: Crops the (width x height) box at (x, y) of an (H, W, C) or (N, H, W, C) image (C = 1 or 3).
@@ -8475,7 +8475,7 @@ pub mod image {
     /// Required `height` (int): Height of the cropping area.
     ///
     /// Outputs: one array. Aliases: `_npx__image_crop`.
-    pub fn crop<'a>(data: &'a NDArray, x: i32, y: i32, width: i32, height: i32) -> Result<NDArray> {
+    pub fn crop(data: &NDArray, x: i32, y: i32, width: i32, height: i32) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_image_crop");
         let in_ = [data];
         let at_ = [("x", x.attr_string()), ("y", y.attr_string()), ("width", width.attr_string()), ("height", height.attr_string())];
@@ -8487,7 +8487,7 @@ pub mod image {
     /// Inputs: `data`.
     ///
     /// Outputs: one array. Aliases: `_npx__image_flip_left_right`.
-    pub fn flip_left_right<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn flip_left_right(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_image_flip_left_right");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];
@@ -8499,7 +8499,7 @@ pub mod image {
     /// Inputs: `data`.
     ///
     /// Outputs: one array. Aliases: `_npx__image_flip_top_bottom`.
-    pub fn flip_top_bottom<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn flip_top_bottom(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_image_flip_top_bottom");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];
@@ -8553,7 +8553,7 @@ pub mod image {
     /// Required `max_factor` (float): Maximum factor.
     ///
     /// Outputs: one array. Aliases: `_npx__image_random_brightness`.
-    pub fn random_brightness<'a>(data: &'a NDArray, min_factor: f32, max_factor: f32) -> Result<NDArray> {
+    pub fn random_brightness(data: &NDArray, min_factor: f32, max_factor: f32) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_image_random_brightness");
         let in_ = [data];
         let at_ = [("min_factor", min_factor.attr_string()), ("max_factor", max_factor.attr_string())];
@@ -8573,7 +8573,7 @@ pub mod image {
     /// Required `hue` (float): How much to jitter hue.
     ///
     /// Outputs: one array. Aliases: `_npx__image_random_color_jitter`.
-    pub fn random_color_jitter<'a>(data: &'a NDArray, brightness: f32, contrast: f32, saturation: f32, hue: f32) -> Result<NDArray> {
+    pub fn random_color_jitter(data: &NDArray, brightness: f32, contrast: f32, saturation: f32, hue: f32) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_image_random_color_jitter");
         let in_ = [data];
         let at_ = [("brightness", brightness.attr_string()), ("contrast", contrast.attr_string()), ("saturation", saturation.attr_string()), ("hue", hue.attr_string())];
@@ -8589,7 +8589,7 @@ pub mod image {
     /// Required `max_factor` (float): Maximum factor.
     ///
     /// Outputs: one array. Aliases: `_npx__image_random_contrast`.
-    pub fn random_contrast<'a>(data: &'a NDArray, min_factor: f32, max_factor: f32) -> Result<NDArray> {
+    pub fn random_contrast(data: &NDArray, min_factor: f32, max_factor: f32) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_image_random_contrast");
         let in_ = [data];
         let at_ = [("min_factor", min_factor.attr_string()), ("max_factor", max_factor.attr_string())];
@@ -8601,7 +8601,7 @@ pub mod image {
     /// Inputs: `data`.
     ///
     /// Outputs: one array. Aliases: `_npx__image_random_flip_left_right`.
-    pub fn random_flip_left_right<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn random_flip_left_right(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_image_random_flip_left_right");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];
@@ -8613,7 +8613,7 @@ pub mod image {
     /// Inputs: `data`.
     ///
     /// Outputs: one array. Aliases: `_npx__image_random_flip_top_bottom`.
-    pub fn random_flip_top_bottom<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn random_flip_top_bottom(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_image_random_flip_top_bottom");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];
@@ -8629,7 +8629,7 @@ pub mod image {
     /// Required `max_factor` (float): Maximum factor.
     ///
     /// Outputs: one array. Aliases: `_npx__image_random_hue`.
-    pub fn random_hue<'a>(data: &'a NDArray, min_factor: f32, max_factor: f32) -> Result<NDArray> {
+    pub fn random_hue(data: &NDArray, min_factor: f32, max_factor: f32) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_image_random_hue");
         let in_ = [data];
         let at_ = [("min_factor", min_factor.attr_string()), ("max_factor", max_factor.attr_string())];
@@ -8677,7 +8677,7 @@ pub mod image {
     /// Required `max_factor` (float): Maximum factor.
     ///
     /// Outputs: one array. Aliases: `_npx__image_random_saturation`.
-    pub fn random_saturation<'a>(data: &'a NDArray, min_factor: f32, max_factor: f32) -> Result<NDArray> {
+    pub fn random_saturation(data: &NDArray, min_factor: f32, max_factor: f32) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_image_random_saturation");
         let in_ = [data];
         let at_ = [("min_factor", min_factor.attr_string()), ("max_factor", max_factor.attr_string())];
@@ -8733,7 +8733,7 @@ pub mod image {
     /// Inputs: `data`.
     ///
     /// Outputs: one array. Aliases: `_npx__image_to_tensor`.
-    pub fn to_tensor<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn to_tensor(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_image_to_tensor");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];
@@ -8752,7 +8752,7 @@ pub mod internal {
     /// Inputs: `data`.
     ///
     /// Outputs: one array.
-    pub fn cross_device_copy<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn cross_device_copy(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_CrossDeviceCopy");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];
@@ -8764,7 +8764,7 @@ pub mod internal {
     /// Inputs: none.
     ///
     /// Outputs: one array.
-    pub fn no_gradient<'a>() -> Result<NDArray> {
+    pub fn no_gradient() -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_NoGradient");
         let in_ = [];
         let at_: [(&str, String); 0] = [];
@@ -8984,7 +8984,7 @@ pub mod internal {
     /// Inputs: `ograd`, `data`.
     ///
     /// Outputs: one array.
-    pub fn amp_cast_grad<'a>(ograd: &'a NDArray, data: &'a NDArray) -> Result<NDArray> {
+    pub fn amp_cast_grad(ograd: &NDArray, data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_amp_cast_grad");
         let in_ = [ograd, data];
         let at_: [(&str, String); 0] = [];
@@ -9060,7 +9060,7 @@ pub mod internal {
     /// Inputs: `data`, `like`.
     ///
     /// Outputs: one array.
-    pub fn cast_like<'a>(data: &'a NDArray, like: &'a NDArray) -> Result<NDArray> {
+    pub fn cast_like(data: &NDArray, like: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_cast_like");
         let in_ = [data, like];
         let at_: [(&str, String); 0] = [];
@@ -9144,11 +9144,11 @@ pub mod internal {
     /// Required `else_input_locs` (Shape(tuple)): Node input of each else input.
     ///
     /// Outputs: a `Vec` (how many depends on the attributes).
-    pub fn cond<'a>(inputs: &[&'a NDArray], num_outputs: i32, cond_input_locs: &[i64], then_input_locs: &[i64], else_input_locs: &[i64]) -> Result<Vec<NDArray>> {
+    pub fn cond(inputs: &[&NDArray], num_outputs: i32, cond_input_locs: &[i64], then_input_locs: &[i64], else_input_locs: &[i64]) -> Result<Vec<NDArray>> {
         static OP: OpCell = OpCell::new("_cond");
         let in_ = inputs;
         let at_ = [("num_args", inputs.len().to_string()), ("num_outputs", num_outputs.attr_string()), ("cond_input_locs", cond_input_locs.attr_string()), ("then_input_locs", then_input_locs.attr_string()), ("else_input_locs", else_input_locs.attr_string())];
-        call(&OP, &in_, &at_)
+        call(&OP, in_, &at_)
     }
 
     /// `_copy`: Returns a copy of the input.
@@ -9156,7 +9156,7 @@ pub mod internal {
     /// Inputs: `data`.
     ///
     /// Outputs: one array. Aliases: `identity`.
-    pub fn copy<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn copy(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_copy");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];
@@ -9168,7 +9168,7 @@ pub mod internal {
     /// Inputs: `data`.
     ///
     /// Outputs: one array. Aliases: `_npi_copyto`.
-    pub fn copyto<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn copyto(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_copyto");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];
@@ -9390,7 +9390,7 @@ pub mod internal {
     /// Inputs: `data`.
     ///
     /// Outputs: one array.
-    pub fn digamma<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn digamma(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_digamma");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];
@@ -9484,7 +9484,7 @@ pub mod internal {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array. Aliases: `_Equal`.
-    pub fn equal<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn equal(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_equal");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -9596,11 +9596,11 @@ pub mod internal {
     /// Required `remain_locs` (Shape(tuple)): Other body inputs.
     ///
     /// Outputs: a `Vec` (how many depends on the attributes).
-    pub fn foreach<'a>(inputs: &[&'a NDArray], num_outputs: i32, num_out_data: i32, in_state_locs: &[i64], in_data_locs: &[i64], remain_locs: &[i64]) -> Result<Vec<NDArray>> {
+    pub fn foreach(inputs: &[&NDArray], num_outputs: i32, num_out_data: i32, in_state_locs: &[i64], in_data_locs: &[i64], remain_locs: &[i64]) -> Result<Vec<NDArray>> {
         static OP: OpCell = OpCell::new("_foreach");
         let in_ = inputs;
         let at_ = [("num_args", inputs.len().to_string()), ("num_outputs", num_outputs.attr_string()), ("num_out_data", num_out_data.attr_string()), ("in_state_locs", in_state_locs.attr_string()), ("in_data_locs", in_data_locs.attr_string()), ("remain_locs", remain_locs.attr_string())];
-        call(&OP, &in_, &at_)
+        call(&OP, in_, &at_)
     }
 
     /// `_full`: An array of 'shape' and 'dtype' filled with 'value' (nd::full).
@@ -9654,7 +9654,7 @@ pub mod internal {
     /// Inputs: `data`, `indices`, `like`.
     ///
     /// Outputs: one array.
-    pub fn gather_nd_backward<'a>(data: &'a NDArray, indices: &'a NDArray, like: &'a NDArray) -> Result<NDArray> {
+    pub fn gather_nd_backward(data: &NDArray, indices: &NDArray, like: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_gather_nd_backward");
         let in_ = [data, indices, like];
         let at_: [(&str, String); 0] = [];
@@ -9666,7 +9666,7 @@ pub mod internal {
     /// Inputs: `data`, `like`.
     ///
     /// Outputs: one array.
-    pub fn grad_cast_like<'a>(data: &'a NDArray, like: &'a NDArray) -> Result<NDArray> {
+    pub fn grad_cast_like(data: &NDArray, like: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_grad_cast_like");
         let in_ = [data, like];
         let at_: [(&str, String); 0] = [];
@@ -9678,7 +9678,7 @@ pub mod internal {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array. Aliases: `_Greater`.
-    pub fn greater<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn greater(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_greater");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -9690,7 +9690,7 @@ pub mod internal {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array. Aliases: `_Greater_Equal`.
-    pub fn greater_equal<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn greater_equal(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_greater_equal");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -9816,7 +9816,7 @@ pub mod internal {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array. Aliases: `_Hypot`.
-    pub fn hypot<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn hypot(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_hypot");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -9866,7 +9866,7 @@ pub mod internal {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn identity_with_attr_like_rhs<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn identity_with_attr_like_rhs(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_identity_with_attr_like_rhs");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -9878,7 +9878,7 @@ pub mod internal {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array. Aliases: `_Lesser`.
-    pub fn lesser<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn lesser(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_lesser");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -9890,7 +9890,7 @@ pub mod internal {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array. Aliases: `_Lesser_Equal`.
-    pub fn lesser_equal<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn lesser_equal(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_lesser_equal");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -10028,7 +10028,7 @@ pub mod internal {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array. Aliases: `_Logical_And`.
-    pub fn logical_and<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn logical_and(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_logical_and");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -10078,7 +10078,7 @@ pub mod internal {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array. Aliases: `_Logical_Or`.
-    pub fn logical_or<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn logical_or(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_logical_or");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -10128,7 +10128,7 @@ pub mod internal {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array. Aliases: `_Logical_Xor`.
-    pub fn logical_xor<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn logical_xor(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_logical_xor");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -10210,7 +10210,7 @@ pub mod internal {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array. Aliases: `_Maximum`.
-    pub fn maximum<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn maximum(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_maximum");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -10260,7 +10260,7 @@ pub mod internal {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array. Aliases: `_Minimum`.
-    pub fn minimum<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn minimum(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_minimum");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -10348,7 +10348,7 @@ pub mod internal {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array. Aliases: `_Mod`.
-    pub fn r#mod<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn r#mod(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_mod");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -10920,7 +10920,7 @@ pub mod internal {
     /// Inputs: `data`.
     ///
     /// Outputs: one array.
-    pub fn nn_step<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn nn_step(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_nn_step");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];
@@ -10932,7 +10932,7 @@ pub mod internal {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array. Aliases: `_Not_Equal`.
-    pub fn not_equal<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn not_equal(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_not_equal");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -10982,7 +10982,7 @@ pub mod internal {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn onehot_encode<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn onehot_encode(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_onehot_encode");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -11156,7 +11156,7 @@ pub mod internal {
     /// Inputs: `ograd`, `p`, `x`.
     ///
     /// Outputs: a `Vec` (2 with the default attributes).
-    pub fn polyval_backward<'a>(ograd: &'a NDArray, p: &'a NDArray, x: &'a NDArray) -> Result<Vec<NDArray>> {
+    pub fn polyval_backward(ograd: &NDArray, p: &NDArray, x: &NDArray) -> Result<Vec<NDArray>> {
         static OP: OpCell = OpCell::new("_polyval_backward");
         let in_ = [ograd, p, x];
         let at_: [(&str, String); 0] = [];
@@ -11168,7 +11168,7 @@ pub mod internal {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array. Aliases: `_Power`.
-    pub fn power<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn power(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_power");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -11382,7 +11382,7 @@ pub mod internal {
     /// Inputs: `data`.
     ///
     /// Outputs: one array.
-    pub fn reduce_nan_to_one<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn reduce_nan_to_one(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_reduce_nan_to_one");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];
@@ -11394,7 +11394,7 @@ pub mod internal {
     /// Inputs: `data`.
     ///
     /// Outputs: one array.
-    pub fn reduce_notnan<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn reduce_notnan(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_reduce_notnan");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];
@@ -11406,7 +11406,7 @@ pub mod internal {
     /// Inputs: `data`.
     ///
     /// Outputs: one array.
-    pub fn reduce_sign<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn reduce_sign(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_reduce_sign");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];
@@ -11418,7 +11418,7 @@ pub mod internal {
     /// Inputs: `data`, `like`.
     ///
     /// Outputs: one array.
-    pub fn reduce_sum_like<'a>(data: &'a NDArray, like: &'a NDArray) -> Result<NDArray> {
+    pub fn reduce_sum_like(data: &NDArray, like: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_reduce_sum_like");
         let in_ = [data, like];
         let at_: [(&str, String); 0] = [];
@@ -11464,7 +11464,7 @@ pub mod internal {
     /// Inputs: `data`, `like`.
     ///
     /// Outputs: one array.
-    pub fn reshape_as<'a>(data: &'a NDArray, like: &'a NDArray) -> Result<NDArray> {
+    pub fn reshape_as(data: &NDArray, like: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_reshape_as");
         let in_ = [data, like];
         let at_: [(&str, String); 0] = [];
@@ -11654,7 +11654,7 @@ pub mod internal {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn scatter_elemwise_div<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn scatter_elemwise_div(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_scatter_elemwise_div");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -11744,7 +11744,7 @@ pub mod internal {
     /// Required `shape` (Shape(tuple)): Shape of the output.
     ///
     /// Outputs: one array. Aliases: `_npi_scatter_set_nd`.
-    pub fn scatter_set_nd<'a>(lhs: &'a NDArray, rhs: &'a NDArray, indices: &'a NDArray, shape: &[i64]) -> Result<NDArray> {
+    pub fn scatter_set_nd(lhs: &NDArray, rhs: &NDArray, indices: &NDArray, shape: &[i64]) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_scatter_set_nd");
         let in_ = [lhs, rhs, indices];
         let at_ = [("shape", shape.attr_string())];
@@ -11758,7 +11758,7 @@ pub mod internal {
     /// Required `src` (float): The value every element gets.
     ///
     /// Outputs: one array.
-    pub fn set_value<'a>(src: f32) -> Result<NDArray> {
+    pub fn set_value(src: f32) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_set_value");
         let in_ = [];
         let at_ = [("src", src.attr_string())];
@@ -12170,7 +12170,7 @@ pub mod internal {
     /// Inputs: `data`.
     ///
     /// Outputs: one array. Aliases: `shuffle`, `_npi_shuffle`.
-    pub fn shuffle<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn shuffle(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_shuffle");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];
@@ -12266,7 +12266,7 @@ pub mod internal {
     /// Required `end` (optional&lt;long&gt;): End index, exclusive (None: the axis size).
     ///
     /// Outputs: one array.
-    pub fn slice_axis_grad<'a>(ograd: &'a NDArray, data: &'a NDArray, axis: i32, begin: i64, end: i64) -> Result<NDArray> {
+    pub fn slice_axis_grad(ograd: &NDArray, data: &NDArray, axis: i32, begin: i64, end: i64) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_slice_axis_grad");
         let in_ = [ograd, data];
         let at_ = [("axis", axis.attr_string()), ("begin", begin.attr_string()), ("end", end.attr_string())];
@@ -12504,7 +12504,7 @@ pub mod internal {
     /// Required `reps` (Shape(tuple)): Repetitions per axis (aligned at the last axis).
     ///
     /// Outputs: one array.
-    pub fn tile_grad<'a>(ograd: &'a NDArray, data: &'a NDArray, reps: &[i64]) -> Result<NDArray> {
+    pub fn tile_grad(ograd: &NDArray, data: &NDArray, reps: &[i64]) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_tile_grad");
         let in_ = [ograd, data];
         let at_ = [("reps", reps.attr_string())];
@@ -12516,7 +12516,7 @@ pub mod internal {
     /// Inputs: `data`.
     ///
     /// Outputs: one array.
-    pub fn trigamma<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn trigamma(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_trigamma");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];
@@ -12572,11 +12572,11 @@ pub mod internal {
     /// Required `func_var_locs` (Shape(tuple)): Loop variables among func's inputs.
     ///
     /// Outputs: a `Vec` (how many depends on the attributes).
-    pub fn while_loop<'a>(inputs: &[&'a NDArray], num_outputs: i32, num_out_data: i32, max_iterations: i32, cond_input_locs: &[i64], func_input_locs: &[i64], func_var_locs: &[i64]) -> Result<Vec<NDArray>> {
+    pub fn while_loop(inputs: &[&NDArray], num_outputs: i32, num_out_data: i32, max_iterations: i32, cond_input_locs: &[i64], func_input_locs: &[i64], func_var_locs: &[i64]) -> Result<Vec<NDArray>> {
         static OP: OpCell = OpCell::new("_while_loop");
         let in_ = inputs;
         let at_ = [("num_args", inputs.len().to_string()), ("num_outputs", num_outputs.attr_string()), ("num_out_data", num_out_data.attr_string()), ("max_iterations", max_iterations.attr_string()), ("cond_input_locs", cond_input_locs.attr_string()), ("func_input_locs", func_input_locs.attr_string()), ("func_var_locs", func_var_locs.attr_string())];
-        call(&OP, &in_, &at_)
+        call(&OP, in_, &at_)
     }
 
     /// `_zeros`: An array of zeros of 'shape' and 'dtype' (nd::zeros).
@@ -12679,7 +12679,7 @@ pub mod linalg {
     /// Inputs: `A`.
     ///
     /// Outputs: one array.
-    pub fn copyltu<'a>(a: &'a NDArray) -> Result<NDArray> {
+    pub fn copyltu(a: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_linalg_copyltu");
         let in_ = [a];
         let at_: [(&str, String); 0] = [];
@@ -12691,7 +12691,7 @@ pub mod linalg {
     /// Inputs: `A`.
     ///
     /// Outputs: one array.
-    pub fn copyltu_adj<'a>(a: &'a NDArray) -> Result<NDArray> {
+    pub fn copyltu_adj(a: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_linalg_copyltu_adj");
         let in_ = [a];
         let at_: [(&str, String); 0] = [];
@@ -12703,7 +12703,7 @@ pub mod linalg {
     /// Inputs: `A`.
     ///
     /// Outputs: one array. Aliases: `linalg_det`, `_npi_det`.
-    pub fn det<'a>(a: &'a NDArray) -> Result<NDArray> {
+    pub fn det(a: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_linalg_det");
         let in_ = [a];
         let at_: [(&str, String); 0] = [];
@@ -12785,7 +12785,7 @@ pub mod linalg {
     /// Inputs: `A`.
     ///
     /// Outputs: a `Vec` (2 with the default attributes). Aliases: `linalg_gelqf`.
-    pub fn gelqf<'a>(a: &'a NDArray) -> Result<Vec<NDArray>> {
+    pub fn gelqf(a: &NDArray) -> Result<Vec<NDArray>> {
         static OP: OpCell = OpCell::new("_linalg_gelqf");
         let in_ = [a];
         let at_: [(&str, String); 0] = [];
@@ -12903,7 +12903,7 @@ pub mod linalg {
     /// Inputs: `A`.
     ///
     /// Outputs: one array. Aliases: `linalg_inverse`, `_npi_inv`.
-    pub fn inverse<'a>(a: &'a NDArray) -> Result<NDArray> {
+    pub fn inverse(a: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_linalg_inverse");
         let in_ = [a];
         let at_: [(&str, String); 0] = [];
@@ -12985,7 +12985,7 @@ pub mod linalg {
     /// Inputs: `A`.
     ///
     /// Outputs: one array. Aliases: `linalg_potrf`.
-    pub fn potrf<'a>(a: &'a NDArray) -> Result<NDArray> {
+    pub fn potrf(a: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_linalg_potrf");
         let in_ = [a];
         let at_: [(&str, String); 0] = [];
@@ -12997,7 +12997,7 @@ pub mod linalg {
     /// Inputs: `A`.
     ///
     /// Outputs: one array. Aliases: `linalg_potri`.
-    pub fn potri<'a>(a: &'a NDArray) -> Result<NDArray> {
+    pub fn potri(a: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_linalg_potri");
         let in_ = [a];
         let at_: [(&str, String); 0] = [];
@@ -13009,7 +13009,7 @@ pub mod linalg {
     /// Inputs: `A`.
     ///
     /// Outputs: a `Vec` (2 with the default attributes). Aliases: `linalg_slogdet`, `_npi_slogdet`.
-    pub fn slogdet<'a>(a: &'a NDArray) -> Result<Vec<NDArray>> {
+    pub fn slogdet(a: &NDArray) -> Result<Vec<NDArray>> {
         static OP: OpCell = OpCell::new("_linalg_slogdet");
         let in_ = [a];
         let at_: [(&str, String); 0] = [];
@@ -13021,7 +13021,7 @@ pub mod linalg {
     /// Inputs: `A`.
     ///
     /// Outputs: one array. Aliases: `linalg_sumlogdiag`.
-    pub fn sumlogdiag<'a>(a: &'a NDArray) -> Result<NDArray> {
+    pub fn sumlogdiag(a: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_linalg_sumlogdiag");
         let in_ = [a];
         let at_: [(&str, String); 0] = [];
@@ -13033,7 +13033,7 @@ pub mod linalg {
     /// Inputs: `A`.
     ///
     /// Outputs: a `Vec` (2 with the default attributes).
-    pub fn syevd<'a>(a: &'a NDArray) -> Result<Vec<NDArray>> {
+    pub fn syevd(a: &NDArray) -> Result<Vec<NDArray>> {
         static OP: OpCell = OpCell::new("_linalg_syevd");
         let in_ = [a];
         let at_: [(&str, String); 0] = [];
@@ -13266,11 +13266,11 @@ pub mod np {
     /// Inputs: any number (sets `num_args`).
     ///
     /// Outputs: a `Vec` (how many depends on the attributes).
-    pub fn atleast_1d<'a>(inputs: &[&'a NDArray]) -> Result<Vec<NDArray>> {
+    pub fn atleast_1d(inputs: &[&NDArray]) -> Result<Vec<NDArray>> {
         static OP: OpCell = OpCell::new("_np_atleast_1d");
         let in_ = inputs;
         let at_ = [("num_args", inputs.len().to_string())];
-        call(&OP, &in_, &at_)
+        call(&OP, in_, &at_)
     }
 
     /// `_np_atleast_2d`: Each input viewed with at least 2 dims (NumPy's atleast_2d).
@@ -13278,11 +13278,11 @@ pub mod np {
     /// Inputs: any number (sets `num_args`).
     ///
     /// Outputs: a `Vec` (how many depends on the attributes).
-    pub fn atleast_2d<'a>(inputs: &[&'a NDArray]) -> Result<Vec<NDArray>> {
+    pub fn atleast_2d(inputs: &[&NDArray]) -> Result<Vec<NDArray>> {
         static OP: OpCell = OpCell::new("_np_atleast_2d");
         let in_ = inputs;
         let at_ = [("num_args", inputs.len().to_string())];
-        call(&OP, &in_, &at_)
+        call(&OP, in_, &at_)
     }
 
     /// `_np_atleast_3d`: Each input viewed with at least 3 dims (NumPy's atleast_3d).
@@ -13290,11 +13290,11 @@ pub mod np {
     /// Inputs: any number (sets `num_args`).
     ///
     /// Outputs: a `Vec` (how many depends on the attributes).
-    pub fn atleast_3d<'a>(inputs: &[&'a NDArray]) -> Result<Vec<NDArray>> {
+    pub fn atleast_3d(inputs: &[&NDArray]) -> Result<Vec<NDArray>> {
         static OP: OpCell = OpCell::new("_np_atleast_3d");
         let in_ = inputs;
         let at_ = [("num_args", inputs.len().to_string())];
-        call(&OP, &in_, &at_)
+        call(&OP, in_, &at_)
     }
 
     /// `_np_copy`: A copy of a (same shape and dtype).
@@ -13302,7 +13302,7 @@ pub mod np {
     /// Inputs: `a`.
     ///
     /// Outputs: one array.
-    pub fn copy<'a>(a: &'a NDArray) -> Result<NDArray> {
+    pub fn copy(a: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_np_copy");
         let in_ = [a];
         let at_: [(&str, String); 0] = [];
@@ -13498,7 +13498,7 @@ pub mod np {
     /// Inputs: `a`, `b`.
     ///
     /// Outputs: one array.
-    pub fn dot<'a>(a: &'a NDArray, b: &'a NDArray) -> Result<NDArray> {
+    pub fn dot(a: &NDArray, b: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_np_dot");
         let in_ = [a, b];
         let at_: [(&str, String); 0] = [];
@@ -13602,7 +13602,7 @@ pub mod np {
     /// Required `destination` (Shape(tuple)): Their new positions.
     ///
     /// Outputs: one array.
-    pub fn moveaxis<'a>(a: &'a NDArray, source: &[i64], destination: &[i64]) -> Result<NDArray> {
+    pub fn moveaxis(a: &NDArray, source: &[i64], destination: &[i64]) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_np_moveaxis");
         let in_ = [a];
         let at_ = [("source", source.attr_string()), ("destination", destination.attr_string())];
@@ -14033,7 +14033,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array. Aliases: `_npi_abs`.
-    pub fn absolute<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn absolute(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_absolute");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -14045,7 +14045,7 @@ pub mod npi {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn add<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn add(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_add");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -14159,7 +14159,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn arccos<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn arccos(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_arccos");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -14171,7 +14171,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn arccosh<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn arccosh(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_arccosh");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -14183,7 +14183,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn arcsin<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn arcsin(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_arcsin");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -14195,7 +14195,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn arcsinh<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn arcsinh(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_arcsinh");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -14207,7 +14207,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn arctan<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn arctan(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_arctan");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -14219,7 +14219,7 @@ pub mod npi {
     /// Inputs: `x1`, `x2`.
     ///
     /// Outputs: one array.
-    pub fn arctan2<'a>(x1: &'a NDArray, x2: &'a NDArray) -> Result<NDArray> {
+    pub fn arctan2(x1: &NDArray, x2: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_arctan2");
         let in_ = [x1, x2];
         let at_: [(&str, String); 0] = [];
@@ -14269,7 +14269,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn arctanh<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn arctanh(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_arctanh");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -14553,7 +14553,7 @@ pub mod npi {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn bitwise_and<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn bitwise_and(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_bitwise_and");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -14603,7 +14603,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn bitwise_not<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn bitwise_not(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_bitwise_not");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -14615,7 +14615,7 @@ pub mod npi {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn bitwise_or<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn bitwise_or(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_bitwise_or");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -14665,7 +14665,7 @@ pub mod npi {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn bitwise_xor<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn bitwise_xor(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_bitwise_xor");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -14791,7 +14791,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn cbrt<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn cbrt(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_cbrt");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -14803,7 +14803,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn ceil<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn ceil(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_ceil");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -14815,7 +14815,7 @@ pub mod npi {
     /// Inputs: `A`.
     ///
     /// Outputs: one array.
-    pub fn cholesky<'a>(a: &'a NDArray) -> Result<NDArray> {
+    pub fn cholesky(a: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_cholesky");
         let in_ = [a];
         let at_: [(&str, String); 0] = [];
@@ -14827,11 +14827,11 @@ pub mod npi {
     /// Inputs: any number (sets `num_args`).
     ///
     /// Outputs: one array.
-    pub fn column_stack<'a>(inputs: &[&'a NDArray]) -> Result<NDArray> {
+    pub fn column_stack(inputs: &[&NDArray]) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_column_stack");
         let in_ = inputs;
         let at_ = [("num_args", inputs.len().to_string())];
-        call1(&OP, &in_, &at_)
+        call1(&OP, in_, &at_)
     }
 
     /// `_npi_concatenate`: Joins the inputs along axis (None: flattened first); other dims must agree.
@@ -14871,7 +14871,7 @@ pub mod npi {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn copysign<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn copysign(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_copysign");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -14921,7 +14921,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn cos<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn cos(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_cos");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -14933,7 +14933,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn cosh<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn cosh(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_cosh");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -14945,7 +14945,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn degrees<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn degrees(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_degrees");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -14957,7 +14957,7 @@ pub mod npi {
     /// Inputs: `data`.
     ///
     /// Outputs: one array.
-    pub fn diag_indices_from<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn diag_indices_from(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_diag_indices_from");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];
@@ -15325,7 +15325,7 @@ pub mod npi {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn equal<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn equal(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_equal");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -15375,7 +15375,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn exp<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn exp(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_exp");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -15387,7 +15387,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn expm1<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn expm1(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_expm1");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -15495,7 +15495,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn fix<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn fix(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_fix");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -15509,7 +15509,7 @@ pub mod npi {
     /// Required `axis` (Shape(tuple)): Axes to reverse.
     ///
     /// Outputs: one array.
-    pub fn flip<'a>(data: &'a NDArray, axis: &[i64]) -> Result<NDArray> {
+    pub fn flip(data: &NDArray, axis: &[i64]) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_flip");
         let in_ = [data];
         let at_ = [("axis", axis.attr_string())];
@@ -15521,7 +15521,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn floor<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn floor(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_floor");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -15621,7 +15621,7 @@ pub mod npi {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn greater<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn greater(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_greater");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -15633,7 +15633,7 @@ pub mod npi {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn greater_equal<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn greater_equal(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_greater_equal");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -15929,7 +15929,7 @@ pub mod npi {
     /// Inputs: `x1`, `x2`.
     ///
     /// Outputs: one array.
-    pub fn hypot<'a>(x1: &'a NDArray, x2: &'a NDArray) -> Result<NDArray> {
+    pub fn hypot(x1: &NDArray, x2: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_hypot");
         let in_ = [x1, x2];
         let at_: [(&str, String); 0] = [];
@@ -16025,7 +16025,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn isfinite<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn isfinite(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_isfinite");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -16037,7 +16037,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn isinf<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn isinf(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_isinf");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -16049,7 +16049,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn isnan<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn isnan(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_isnan");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -16061,7 +16061,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn isneginf<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn isneginf(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_isneginf");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -16073,7 +16073,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn isposinf<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn isposinf(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_isposinf");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -16085,7 +16085,7 @@ pub mod npi {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn lcm<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn lcm(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_lcm");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -16135,7 +16135,7 @@ pub mod npi {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn ldexp<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn ldexp(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_ldexp");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -16185,7 +16185,7 @@ pub mod npi {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn less<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn less(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_less");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -16197,7 +16197,7 @@ pub mod npi {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn less_equal<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn less_equal(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_less_equal");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -16285,7 +16285,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn log<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn log(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_log");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -16297,7 +16297,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn log10<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn log10(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_log10");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -16309,7 +16309,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn log1p<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn log1p(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_log1p");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -16321,7 +16321,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn log2<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn log2(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_log2");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -16333,7 +16333,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn logical_not<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn logical_not(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_logical_not");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -16443,7 +16443,7 @@ pub mod npi {
     /// Inputs: `a`, `b`.
     ///
     /// Outputs: one array.
-    pub fn matmul<'a>(a: &'a NDArray, b: &'a NDArray) -> Result<NDArray> {
+    pub fn matmul(a: &NDArray, b: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_matmul");
         let in_ = [a, b];
         let at_: [(&str, String); 0] = [];
@@ -16505,7 +16505,7 @@ pub mod npi {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn r#mod<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn r#mod(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_mod");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -16595,7 +16595,7 @@ pub mod npi {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn multiply<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn multiply(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_multiply");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -16791,7 +16791,7 @@ pub mod npi {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn not_equal<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn not_equal(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_not_equal");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -16929,7 +16929,7 @@ pub mod npi {
     /// Inputs: `p`, `x`.
     ///
     /// Outputs: one array.
-    pub fn polyval<'a>(p: &'a NDArray, x: &'a NDArray) -> Result<NDArray> {
+    pub fn polyval(p: &NDArray, x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_polyval");
         let in_ = [p, x];
         let at_: [(&str, String); 0] = [];
@@ -16941,7 +16941,7 @@ pub mod npi {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn power<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn power(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_power");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -17029,7 +17029,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn radians<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn radians(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_radians");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -17161,7 +17161,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn reciprocal<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn reciprocal(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_reciprocal");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -17173,7 +17173,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn rint<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn rint(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_rint");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -17413,7 +17413,7 @@ pub mod npi {
     /// Inputs: `a`, `b`.
     ///
     /// Outputs: one array.
-    pub fn share_memory<'a>(a: &'a NDArray, b: &'a NDArray) -> Result<NDArray> {
+    pub fn share_memory(a: &NDArray, b: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_share_memory");
         let in_ = [a, b];
         let at_: [(&str, String); 0] = [];
@@ -17425,7 +17425,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn sign<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn sign(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_sign");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -17437,7 +17437,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn sin<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn sin(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_sin");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -17449,7 +17449,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn sinh<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn sinh(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_sinh");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -17461,7 +17461,7 @@ pub mod npi {
     /// Inputs: `A`, `B`.
     ///
     /// Outputs: one array.
-    pub fn solve<'a>(a: &'a NDArray, b: &'a NDArray) -> Result<NDArray> {
+    pub fn solve(a: &NDArray, b: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_solve");
         let in_ = [a, b];
         let at_: [(&str, String); 0] = [];
@@ -17473,7 +17473,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn sqrt<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn sqrt(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_sqrt");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -17485,7 +17485,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn square<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn square(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_square");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -17579,7 +17579,7 @@ pub mod npi {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn subtract<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn subtract(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_subtract");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -17629,7 +17629,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn tan<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn tan(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_tan");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -17641,7 +17641,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn tanh<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn tanh(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_tanh");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -17657,7 +17657,7 @@ pub mod npi {
     /// Required `b_axes_summed` (Shape(tuple)): Axes of b to contract, paired with a_axes_summed.
     ///
     /// Outputs: one array.
-    pub fn tensordot<'a>(a: &'a NDArray, b: &'a NDArray, a_axes_summed: &[i64], b_axes_summed: &[i64]) -> Result<NDArray> {
+    pub fn tensordot(a: &NDArray, b: &NDArray, a_axes_summed: &[i64], b_axes_summed: &[i64]) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_tensordot");
         let in_ = [a, b];
         let at_ = [("a_axes_summed", a_axes_summed.attr_string()), ("b_axes_summed", b_axes_summed.attr_string())];
@@ -17671,7 +17671,7 @@ pub mod npi {
     /// Required `axes` (int): Number of trailing axes of a contracted with leading axes of b (&gt;= 0).
     ///
     /// Outputs: one array.
-    pub fn tensordot_int_axes<'a>(a: &'a NDArray, b: &'a NDArray, axes: i32) -> Result<NDArray> {
+    pub fn tensordot_int_axes(a: &NDArray, b: &NDArray, axes: i32) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_tensordot_int_axes");
         let in_ = [a, b];
         let at_ = [("axes", axes.attr_string())];
@@ -17779,7 +17779,7 @@ pub mod npi {
     /// Inputs: `lhs`, `rhs`.
     ///
     /// Outputs: one array.
-    pub fn true_divide<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Result<NDArray> {
+    pub fn true_divide(lhs: &NDArray, rhs: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_true_divide");
         let in_ = [lhs, rhs];
         let at_: [(&str, String); 0] = [];
@@ -17829,7 +17829,7 @@ pub mod npi {
     /// Inputs: `x`.
     ///
     /// Outputs: one array.
-    pub fn trunc<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn trunc(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_trunc");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -17987,11 +17987,11 @@ pub mod npi {
     /// Inputs: any number (sets `num_args`).
     ///
     /// Outputs: one array.
-    pub fn vstack<'a>(inputs: &[&'a NDArray]) -> Result<NDArray> {
+    pub fn vstack(inputs: &[&NDArray]) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_vstack");
         let in_ = inputs;
         let at_ = [("num_args", inputs.len().to_string())];
-        call1(&OP, &in_, &at_)
+        call1(&OP, in_, &at_)
     }
 
     /// `_npi_weibull`: Samples Weibull(a) (scale 1).
@@ -18043,7 +18043,7 @@ pub mod npi {
     /// Inputs: `condition`, `x`, `y`.
     ///
     /// Outputs: one array.
-    pub fn r#where<'a>(condition: &'a NDArray, x: &'a NDArray, y: &'a NDArray) -> Result<NDArray> {
+    pub fn r#where(condition: &NDArray, x: &NDArray, y: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npi_where");
         let in_ = [condition, x, y];
         let at_: [(&str, String); 0] = [];
@@ -18240,7 +18240,7 @@ pub mod npx {
     /// Inputs: `x`.
     ///
     /// Outputs: one array. Aliases: `_npi_nonzero`.
-    pub fn nonzero<'a>(x: &'a NDArray) -> Result<NDArray> {
+    pub fn nonzero(x: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npx_nonzero");
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
@@ -18252,7 +18252,7 @@ pub mod npx {
     /// Inputs: `data`.
     ///
     /// Outputs: one array.
-    pub fn relu<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn relu(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npx_relu");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];
@@ -18304,7 +18304,7 @@ pub mod npx {
     /// Inputs: `data`.
     ///
     /// Outputs: one array.
-    pub fn sigmoid<'a>(data: &'a NDArray) -> Result<NDArray> {
+    pub fn sigmoid(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_npx_sigmoid");
         let in_ = [data];
         let at_: [(&str, String); 0] = [];

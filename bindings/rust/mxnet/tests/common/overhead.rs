@@ -31,7 +31,18 @@ pub fn measure(rounds: usize, batch: usize) -> Overhead {
         let mut out = std::ptr::null_mut();
         let mut n = 0;
         let s = unsafe {
-            sys::mxc_invoke(ctx, op.as_raw(), &input, 1, std::ptr::null(), std::ptr::null(), 0, &mut out, 1, &mut n)
+            sys::mxc_invoke(
+                ctx,
+                op.as_raw(),
+                &input,
+                1,
+                std::ptr::null(),
+                std::ptr::null(),
+                0,
+                &mut out,
+                1,
+                &mut n,
+            )
         };
         assert!(s.is_null());
         unsafe { sys::mxc_ndarray_free(black_box(out)) };
@@ -66,7 +77,12 @@ pub fn measure(rounds: usize, batch: usize) -> Overhead {
         t.push(tn);
         added.push(tn - dn);
     }
-    Overhead { direct_ns: median(d), typed_ns: median(t), by_name_ns: median(b), added_ns: median(added) }
+    Overhead {
+        direct_ns: median(d),
+        typed_ns: median(t),
+        by_name_ns: median(b),
+        added_ns: median(added),
+    }
 }
 
 /// The CPU's model name (lscpu's "Model name", from /proc/cpuinfo).
@@ -74,6 +90,10 @@ pub fn measure(rounds: usize, batch: usize) -> Overhead {
 pub fn cpu_model() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
         .unwrap_or_else(|| "unknown CPU".into())
 }
