@@ -23,7 +23,9 @@ use std::ptr::{self, NonNull};
 /// [`attach_grad`](Self::attach_grad)) take `&mut self`, so the borrow checker keeps them
 /// exclusive *for this handle*; the C ABI leaves writing an array while another thread reads it
 /// through another handle to the same memory (a clone, a view, a gradient buffer) a race, and so
-/// does this crate: do not write shared arrays while other threads use them.
+/// does this crate: do not write shared arrays while other threads use them. The same holds for
+/// operators that update an input in place (optimizer states, BatchNorm's moving statistics in
+/// training mode; see [`Op::invoke`](crate::Op::invoke)).
 pub struct NDArray {
     raw: NonNull<sys::mxc_ndarray>,
 }

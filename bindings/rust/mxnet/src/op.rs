@@ -244,6 +244,11 @@ impl Op {
     /// outputs, new arrays. Errors (`InvalidArgument` unless noted): bad attribute values (naming
     /// attribute and value), wrong input count, shapes or dtypes (naming the op and input), mixed
     /// devices.
+    ///
+    /// Some operators write inputs in place, as in MXNet: optimizer updates (`adam_update`'s
+    /// `mean` and `var`, `sgd_mom_update`'s `mom`) and BatchNorm's moving statistics in training
+    /// mode. Such an input is written, not read: no other thread may use it during the call (see
+    /// [`NDArray`]'s threading notes).
     pub fn invoke(self, inputs: &[&NDArray], attrs: &[(&str, &str)]) -> Result<Vec<NDArray>> {
         let a = CAttrs::new(attrs, "invoke: attribute")?;
         invoke_c(self, inputs, &a)

@@ -308,3 +308,25 @@ fn symbols() {
     );
     std::fs::remove_file(&dir).unwrap();
 }
+
+#[test]
+fn optimizer_updates_write_their_state_inputs() {
+    // adam_update updates mean and var in place (MXNet's mutable inputs), as the docs of
+    // Op::invoke warn: mean = 0.9·0 + 0.1·g, var = 0.999·0 + 0.001·g².
+    let w = arr(&[1.0, 1.0], &[2]);
+    let g = arr(&[1.0, 2.0], &[2]);
+    let mean = NDArray::zeros(&[2], DType::Float32).unwrap();
+    let var = NDArray::zeros(&[2], DType::Float32).unwrap();
+    let out = ops::adam_update(&w, &g, &mean, &var, 0.1).call().unwrap();
+    assert_eq!(out.shape().unwrap(), [2]);
+    let m = mean.to_vec::<f32>().unwrap();
+    let v = var.to_vec::<f32>().unwrap();
+    assert!(
+        (m[0] - 0.1).abs() < 1e-6 && (m[1] - 0.2).abs() < 1e-6,
+        "{m:?}"
+    );
+    assert!(
+        (v[0] - 0.001).abs() < 1e-6 && (v[1] - 0.004).abs() < 1e-6,
+        "{v:?}"
+    );
+}
