@@ -126,6 +126,15 @@ pub fn placement(name: &str) -> Option<(&'static str, String)> {
     Some(("", snake(name)))
 }
 
+/// "`a`, `b`, `c`": names as inline code, comma-separated.
+fn code_list<T: std::fmt::Display>(items: &[T]) -> String {
+    items
+        .iter()
+        .map(|i| format!("`{i}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Markdown-safe one-paragraph text (no code blocks, no links, no HTML).
 fn doc_text(s: &str) -> String {
     let flat = s.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -189,16 +198,7 @@ fn attr_doc(a: &AttrInfo) -> String {
         write!(s, ", default `{}`", if d.is_empty() { "\"\"" } else { d }).unwrap();
     }
     if !a.choices.is_empty() {
-        write!(
-            s,
-            ", one of {}",
-            a.choices
-                .iter()
-                .map(|c| format!("`{c}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-        .unwrap();
+        write!(s, ", one of {}", code_list(&a.choices)).unwrap();
     }
     s.push(')');
     let d = doc_text(a.doc);
@@ -448,22 +448,14 @@ fn gen_op(op: Op, fname: &str, out: &mut String) -> Result<()> {
                     optional_inputs.push(id);
                 }
             }
-            let list = names
-                .iter()
-                .map(|n| format!("`{n}`"))
-                .collect::<Vec<_>>()
-                .join(", ");
+            let list = code_list(names);
             let mut doc = if names.is_empty() {
                 "none".to_string()
             } else {
                 list
             };
             if let Some((attr, on, off)) = switch {
-                let opt = names[first_opt..]
-                    .iter()
-                    .map(|n| format!("`{n}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
+                let opt = code_list(&names[first_opt..]);
                 write!(doc, "; {opt} optional (given: `{attr}` = {on}, else {off})").unwrap();
             }
             input_doc = doc;
@@ -476,11 +468,7 @@ fn gen_op(op: Op, fname: &str, out: &mut String) -> Result<()> {
                 Some(c) => format!("any number (sets `{c}`)"),
                 None if !info.input_names.is_empty() => format!(
                     "a slice; with the default attributes {}",
-                    info.input_names
-                        .iter()
-                        .map(|n| format!("`{n}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    code_list(&info.input_names)
                 ),
                 None => "a slice (how many depends on the attributes)".into(),
             };
@@ -550,16 +538,7 @@ fn gen_op(op: Op, fname: &str, out: &mut String) -> Result<()> {
     };
     write!(doc, "/// Outputs: {outs}.").unwrap();
     if !info.aliases.is_empty() {
-        write!(
-            doc,
-            " Aliases: {}.",
-            info.aliases
-                .iter()
-                .map(|a| format!("`{a}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-        .unwrap();
+        write!(doc, " Aliases: {}.", code_list(&info.aliases)).unwrap();
     }
     writeln!(doc).unwrap();
 
