@@ -75,7 +75,7 @@ pub enum AttrKind {
 pub struct AttrInfo {
     /// Name ("kernel").
     pub name: &'static str,
-    /// The C++ schema's type text ("Shape(tuple)", "optional<int>").
+    /// The C++ schema's type text (`"Shape(tuple)"`, `"optional<int>"`).
     pub type_name: &'static str,
     /// Value kind.
     pub kind: AttrKind,

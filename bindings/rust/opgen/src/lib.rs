@@ -600,7 +600,7 @@ fn gen_op(op: Op, fname: &str, out: &mut String) -> Result<()> {
     writeln!(out, "}}\n").unwrap();
     writeln!(
         out,
-        "/// Builder of [`{fn_ident}`]: optional attributes of `{}`, then [`call`]({ty}::call).",
+        "/// Builder of [`{fn_ident}`](fn@{fn_ident}): optional attributes of `{}`, then [`call`]({ty}::call).",
         info.name
     )
     .unwrap();

@@ -26,7 +26,7 @@ pub fn batch_norm<'a>(data: &'a NDArray, gamma: &'a NDArray, beta: &'a NDArray, 
     BatchNorm { inputs: vec![data, gamma, beta, moving_mean, moving_var], attrs: vec![] }
 }
 
-/// Builder of [`batch_norm`]: optional attributes of `BatchNorm`, then [`call`](BatchNorm::call).
+/// Builder of [`batch_norm`](fn@batch_norm): optional attributes of `BatchNorm`, then [`call`](BatchNorm::call).
 #[must_use = "nothing runs until .call()"]
 pub struct BatchNorm<'a> {
     inputs: Vec<&'a NDArray>,
@@ -106,7 +106,7 @@ pub fn bilinear_sampler<'a>(data: &'a NDArray, grid: &'a NDArray) -> BilinearSam
     BilinearSampler { inputs: vec![data, grid], attrs: vec![] }
 }
 
-/// Builder of [`bilinear_sampler`]: optional attributes of `BilinearSampler`, then [`call`](BilinearSampler::call).
+/// Builder of [`bilinear_sampler`](fn@bilinear_sampler): optional attributes of `BilinearSampler`, then [`call`](BilinearSampler::call).
 #[must_use = "nothing runs until .call()"]
 pub struct BilinearSampler<'a> {
     inputs: Vec<&'a NDArray>,
@@ -150,7 +150,7 @@ pub fn ctc_loss<'a>(inputs: &[&'a NDArray]) -> CtcLoss<'a> {
     CtcLoss { inputs: inputs.to_vec(), attrs: vec![] }
 }
 
-/// Builder of [`ctc_loss`]: optional attributes of `CTCLoss`, then [`call`](CtcLoss::call).
+/// Builder of [`ctc_loss`](fn@ctc_loss): optional attributes of `CTCLoss`, then [`call`](CtcLoss::call).
 #[must_use = "nothing runs until .call()"]
 pub struct CtcLoss<'a> {
     inputs: Vec<&'a NDArray>,
@@ -194,7 +194,7 @@ pub fn concat<'a>(inputs: &[&'a NDArray]) -> Concat<'a> {
     Concat { inputs: inputs.to_vec(), attrs: vec![("num_args", inputs.len().to_string())] }
 }
 
-/// Builder of [`concat`]: optional attributes of `Concat`, then [`call`](Concat::call).
+/// Builder of [`concat`](fn@concat): optional attributes of `Concat`, then [`call`](Concat::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Concat<'a> {
     inputs: Vec<&'a NDArray>,
@@ -230,7 +230,7 @@ pub fn convolution<'a>(data: &'a NDArray, weight: &'a NDArray, bias: Option<&'a 
     Convolution { inputs: { let mut v = vec![data, weight]; v.extend(bias); v }, attrs: vec![("no_bias", if bias.is_some() { "False" } else { "True" }.to_string()), ("kernel", kernel.attr_string()), ("num_filter", num_filter.attr_string())] }
 }
 
-/// Builder of [`convolution`]: optional attributes of `Convolution`, then [`call`](Convolution::call).
+/// Builder of [`convolution`](fn@convolution): optional attributes of `Convolution`, then [`call`](Convolution::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Convolution<'a> {
     inputs: Vec<&'a NDArray>,
@@ -308,7 +308,7 @@ pub fn convolution_v1<'a>(data: &'a NDArray, weight: &'a NDArray, bias: Option<&
     ConvolutionV1 { inputs: { let mut v = vec![data, weight]; v.extend(bias); v }, attrs: vec![("no_bias", if bias.is_some() { "False" } else { "True" }.to_string()), ("kernel", kernel.attr_string()), ("num_filter", num_filter.attr_string())] }
 }
 
-/// Builder of [`convolution_v1`]: optional attributes of `Convolution_v1`, then [`call`](ConvolutionV1::call).
+/// Builder of [`convolution_v1`](fn@convolution_v1): optional attributes of `Convolution_v1`, then [`call`](ConvolutionV1::call).
 #[must_use = "nothing runs until .call()"]
 pub struct ConvolutionV1<'a> {
     inputs: Vec<&'a NDArray>,
@@ -382,7 +382,7 @@ pub fn correlation<'a>(data1: &'a NDArray, data2: &'a NDArray) -> Correlation<'a
     Correlation { inputs: vec![data1, data2], attrs: vec![] }
 }
 
-/// Builder of [`correlation`]: optional attributes of `Correlation`, then [`call`](Correlation::call).
+/// Builder of [`correlation`](fn@correlation): optional attributes of `Correlation`, then [`call`](Correlation::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Correlation<'a> {
     inputs: Vec<&'a NDArray>,
@@ -444,7 +444,7 @@ pub fn crop<'a>(inputs: &[&'a NDArray]) -> Crop<'a> {
     Crop { inputs: inputs.to_vec(), attrs: vec![("num_args", inputs.len().to_string())] }
 }
 
-/// Builder of [`crop`]: optional attributes of `Crop`, then [`call`](Crop::call).
+/// Builder of [`crop`](fn@crop): optional attributes of `Crop`, then [`call`](Crop::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Crop<'a> {
     inputs: Vec<&'a NDArray>,
@@ -506,7 +506,7 @@ pub fn deconvolution<'a>(data: &'a NDArray, weight: &'a NDArray, bias: Option<&'
     Deconvolution { inputs: { let mut v = vec![data, weight]; v.extend(bias); v }, attrs: vec![("no_bias", if bias.is_some() { "False" } else { "True" }.to_string()), ("kernel", kernel.attr_string()), ("num_filter", num_filter.attr_string())] }
 }
 
-/// Builder of [`deconvolution`]: optional attributes of `Deconvolution`, then [`call`](Deconvolution::call).
+/// Builder of [`deconvolution`](fn@deconvolution): optional attributes of `Deconvolution`, then [`call`](Deconvolution::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Deconvolution<'a> {
     inputs: Vec<&'a NDArray>,
@@ -592,7 +592,7 @@ pub fn dropout<'a>(data: &'a NDArray) -> Dropout<'a> {
     Dropout { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`dropout`]: optional attributes of `Dropout`, then [`call`](Dropout::call).
+/// Builder of [`dropout`](fn@dropout): optional attributes of `Dropout`, then [`call`](Dropout::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Dropout<'a> {
     inputs: Vec<&'a NDArray>,
@@ -646,7 +646,7 @@ pub fn embedding<'a>(data: &'a NDArray, weight: &'a NDArray, input_dim: i64, out
     Embedding { inputs: vec![data, weight], attrs: vec![("input_dim", input_dim.attr_string()), ("output_dim", output_dim.attr_string())] }
 }
 
-/// Builder of [`embedding`]: optional attributes of `Embedding`, then [`call`](Embedding::call).
+/// Builder of [`embedding`](fn@embedding): optional attributes of `Embedding`, then [`call`](Embedding::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Embedding<'a> {
     inputs: Vec<&'a NDArray>,
@@ -698,7 +698,7 @@ pub fn fully_connected<'a>(data: &'a NDArray, weight: &'a NDArray, bias: Option<
     FullyConnected { inputs: { let mut v = vec![data, weight]; v.extend(bias); v }, attrs: vec![("no_bias", if bias.is_some() { "False" } else { "True" }.to_string()), ("num_hidden", num_hidden.attr_string())] }
 }
 
-/// Builder of [`fully_connected`]: optional attributes of `FullyConnected`, then [`call`](FullyConnected::call).
+/// Builder of [`fully_connected`](fn@fully_connected): optional attributes of `FullyConnected`, then [`call`](FullyConnected::call).
 #[must_use = "nothing runs until .call()"]
 pub struct FullyConnected<'a> {
     inputs: Vec<&'a NDArray>,
@@ -732,7 +732,7 @@ pub fn grid_generator<'a>(inputs: &[&'a NDArray], transform_type: &str) -> GridG
     GridGenerator { inputs: inputs.to_vec(), attrs: vec![("transform_type", transform_type.attr_string())] }
 }
 
-/// Builder of [`grid_generator`]: optional attributes of `GridGenerator`, then [`call`](GridGenerator::call).
+/// Builder of [`grid_generator`](fn@grid_generator): optional attributes of `GridGenerator`, then [`call`](GridGenerator::call).
 #[must_use = "nothing runs until .call()"]
 pub struct GridGenerator<'a> {
     inputs: Vec<&'a NDArray>,
@@ -764,7 +764,7 @@ pub fn group_norm<'a>(data: &'a NDArray, gamma: &'a NDArray, beta: &'a NDArray) 
     GroupNorm { inputs: vec![data, gamma, beta], attrs: vec![] }
 }
 
-/// Builder of [`group_norm`]: optional attributes of `GroupNorm`, then [`call`](GroupNorm::call).
+/// Builder of [`group_norm`](fn@group_norm): optional attributes of `GroupNorm`, then [`call`](GroupNorm::call).
 #[must_use = "nothing runs until .call()"]
 pub struct GroupNorm<'a> {
     inputs: Vec<&'a NDArray>,
@@ -808,7 +808,7 @@ pub fn identity_attach_kl_sparse_reg<'a>(data: &'a NDArray, moving_avg: &'a NDAr
     IdentityAttachKlSparseReg { inputs: vec![data, moving_avg], attrs: vec![] }
 }
 
-/// Builder of [`identity_attach_kl_sparse_reg`]: optional attributes of `IdentityAttachKLSparseReg`, then [`call`](IdentityAttachKlSparseReg::call).
+/// Builder of [`identity_attach_kl_sparse_reg`](fn@identity_attach_kl_sparse_reg): optional attributes of `IdentityAttachKLSparseReg`, then [`call`](IdentityAttachKlSparseReg::call).
 #[must_use = "nothing runs until .call()"]
 pub struct IdentityAttachKlSparseReg<'a> {
     inputs: Vec<&'a NDArray>,
@@ -852,7 +852,7 @@ pub fn instance_norm<'a>(data: &'a NDArray, gamma: &'a NDArray, beta: &'a NDArra
     InstanceNorm { inputs: vec![data, gamma, beta], attrs: vec![] }
 }
 
-/// Builder of [`instance_norm`]: optional attributes of `InstanceNorm`, then [`call`](InstanceNorm::call).
+/// Builder of [`instance_norm`](fn@instance_norm): optional attributes of `InstanceNorm`, then [`call`](InstanceNorm::call).
 #[must_use = "nothing runs until .call()"]
 pub struct InstanceNorm<'a> {
     inputs: Vec<&'a NDArray>,
@@ -884,7 +884,7 @@ pub fn l2_normalization<'a>(data: &'a NDArray) -> L2Normalization<'a> {
     L2Normalization { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`l2_normalization`]: optional attributes of `L2Normalization`, then [`call`](L2Normalization::call).
+/// Builder of [`l2_normalization`](fn@l2_normalization): optional attributes of `L2Normalization`, then [`call`](L2Normalization::call).
 #[must_use = "nothing runs until .call()"]
 pub struct L2Normalization<'a> {
     inputs: Vec<&'a NDArray>,
@@ -924,7 +924,7 @@ pub fn lrn<'a>(data: &'a NDArray, nsize: i32) -> Lrn<'a> {
     Lrn { inputs: vec![data], attrs: vec![("nsize", nsize.attr_string())] }
 }
 
-/// Builder of [`lrn`]: optional attributes of `LRN`, then [`call`](Lrn::call).
+/// Builder of [`lrn`](fn@lrn): optional attributes of `LRN`, then [`call`](Lrn::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Lrn<'a> {
     inputs: Vec<&'a NDArray>,
@@ -968,7 +968,7 @@ pub fn layer_norm<'a>(data: &'a NDArray, gamma: &'a NDArray, beta: &'a NDArray) 
     LayerNorm { inputs: vec![data, gamma, beta], attrs: vec![] }
 }
 
-/// Builder of [`layer_norm`]: optional attributes of `LayerNorm`, then [`call`](LayerNorm::call).
+/// Builder of [`layer_norm`](fn@layer_norm): optional attributes of `LayerNorm`, then [`call`](LayerNorm::call).
 #[must_use = "nothing runs until .call()"]
 pub struct LayerNorm<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1012,7 +1012,7 @@ pub fn leaky_re_lu<'a>(inputs: &[&'a NDArray]) -> LeakyReLu<'a> {
     LeakyReLu { inputs: inputs.to_vec(), attrs: vec![] }
 }
 
-/// Builder of [`leaky_re_lu`]: optional attributes of `LeakyReLU`, then [`call`](LeakyReLu::call).
+/// Builder of [`leaky_re_lu`](fn@leaky_re_lu): optional attributes of `LeakyReLU`, then [`call`](LeakyReLu::call).
 #[must_use = "nothing runs until .call()"]
 pub struct LeakyReLu<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1062,7 +1062,7 @@ pub fn linear_regression_output<'a>(data: &'a NDArray, label: &'a NDArray) -> Li
     LinearRegressionOutput { inputs: vec![data, label], attrs: vec![] }
 }
 
-/// Builder of [`linear_regression_output`]: optional attributes of `LinearRegressionOutput`, then [`call`](LinearRegressionOutput::call).
+/// Builder of [`linear_regression_output`](fn@linear_regression_output): optional attributes of `LinearRegressionOutput`, then [`call`](LinearRegressionOutput::call).
 #[must_use = "nothing runs until .call()"]
 pub struct LinearRegressionOutput<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1094,7 +1094,7 @@ pub fn logistic_regression_output<'a>(data: &'a NDArray, label: &'a NDArray) -> 
     LogisticRegressionOutput { inputs: vec![data, label], attrs: vec![] }
 }
 
-/// Builder of [`logistic_regression_output`]: optional attributes of `LogisticRegressionOutput`, then [`call`](LogisticRegressionOutput::call).
+/// Builder of [`logistic_regression_output`](fn@logistic_regression_output): optional attributes of `LogisticRegressionOutput`, then [`call`](LogisticRegressionOutput::call).
 #[must_use = "nothing runs until .call()"]
 pub struct LogisticRegressionOutput<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1126,7 +1126,7 @@ pub fn mae_regression_output<'a>(data: &'a NDArray, label: &'a NDArray) -> MaeRe
     MaeRegressionOutput { inputs: vec![data, label], attrs: vec![] }
 }
 
-/// Builder of [`mae_regression_output`]: optional attributes of `MAERegressionOutput`, then [`call`](MaeRegressionOutput::call).
+/// Builder of [`mae_regression_output`](fn@mae_regression_output): optional attributes of `MAERegressionOutput`, then [`call`](MaeRegressionOutput::call).
 #[must_use = "nothing runs until .call()"]
 pub struct MaeRegressionOutput<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1159,7 +1159,7 @@ pub fn MakeLoss<'a>(data: &'a NDArray) -> MakeLossOp<'a> {
     MakeLossOp { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`MakeLoss`]: optional attributes of `MakeLoss`, then [`call`](MakeLossOp::call).
+/// Builder of [`MakeLoss`](fn@MakeLoss): optional attributes of `MakeLoss`, then [`call`](MakeLossOp::call).
 #[must_use = "nothing runs until .call()"]
 pub struct MakeLossOp<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1207,7 +1207,7 @@ pub fn pad<'a>(data: &'a NDArray, mode: &str, pad_width: &[i64]) -> Pad<'a> {
     Pad { inputs: vec![data], attrs: vec![("mode", mode.attr_string()), ("pad_width", pad_width.attr_string())] }
 }
 
-/// Builder of [`pad`]: optional attributes of `Pad`, then [`call`](Pad::call).
+/// Builder of [`pad`](fn@pad): optional attributes of `Pad`, then [`call`](Pad::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Pad<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1239,7 +1239,7 @@ pub fn pooling<'a>(inputs: &[&'a NDArray]) -> Pooling<'a> {
     Pooling { inputs: inputs.to_vec(), attrs: vec![] }
 }
 
-/// Builder of [`pooling`]: optional attributes of `Pooling`, then [`call`](Pooling::call).
+/// Builder of [`pooling`](fn@pooling): optional attributes of `Pooling`, then [`call`](Pooling::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Pooling<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1325,7 +1325,7 @@ pub fn pooling_v1<'a>(data: &'a NDArray) -> PoolingV1<'a> {
     PoolingV1 { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`pooling_v1`]: optional attributes of `Pooling_v1`, then [`call`](PoolingV1::call).
+/// Builder of [`pooling_v1`](fn@pooling_v1): optional attributes of `Pooling_v1`, then [`call`](PoolingV1::call).
 #[must_use = "nothing runs until .call()"]
 pub struct PoolingV1<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1393,7 +1393,7 @@ pub fn rnn<'a>(inputs: &[&'a NDArray], state_size: i32, num_layers: i32, mode: &
     Rnn { inputs: inputs.to_vec(), attrs: vec![("state_size", state_size.attr_string()), ("num_layers", num_layers.attr_string()), ("mode", mode.attr_string())] }
 }
 
-/// Builder of [`rnn`]: optional attributes of `RNN`, then [`call`](Rnn::call).
+/// Builder of [`rnn`](fn@rnn): optional attributes of `RNN`, then [`call`](Rnn::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Rnn<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1483,7 +1483,7 @@ pub fn reshape<'a>(data: &'a NDArray) -> Reshape<'a> {
     Reshape { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`reshape`]: optional attributes of `Reshape`, then [`call`](Reshape::call).
+/// Builder of [`reshape`](fn@reshape): optional attributes of `Reshape`, then [`call`](Reshape::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Reshape<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1533,7 +1533,7 @@ pub fn svm_output<'a>(data: &'a NDArray, label: &'a NDArray) -> SvmOutput<'a> {
     SvmOutput { inputs: vec![data, label], attrs: vec![] }
 }
 
-/// Builder of [`svm_output`]: optional attributes of `SVMOutput`, then [`call`](SvmOutput::call).
+/// Builder of [`svm_output`](fn@svm_output): optional attributes of `SVMOutput`, then [`call`](SvmOutput::call).
 #[must_use = "nothing runs until .call()"]
 pub struct SvmOutput<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1577,7 +1577,7 @@ pub fn sequence_last<'a>(data: &'a NDArray, sequence_length: Option<&'a NDArray>
     SequenceLast { inputs: { let mut v = vec![data]; v.extend(sequence_length); v }, attrs: vec![("use_sequence_length", if sequence_length.is_some() { "True" } else { "False" }.to_string())] }
 }
 
-/// Builder of [`sequence_last`]: optional attributes of `SequenceLast`, then [`call`](SequenceLast::call).
+/// Builder of [`sequence_last`](fn@sequence_last): optional attributes of `SequenceLast`, then [`call`](SequenceLast::call).
 #[must_use = "nothing runs until .call()"]
 pub struct SequenceLast<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1609,7 +1609,7 @@ pub fn sequence_mask<'a>(data: &'a NDArray, sequence_length: Option<&'a NDArray>
     SequenceMask { inputs: { let mut v = vec![data]; v.extend(sequence_length); v }, attrs: vec![("use_sequence_length", if sequence_length.is_some() { "True" } else { "False" }.to_string())] }
 }
 
-/// Builder of [`sequence_mask`]: optional attributes of `SequenceMask`, then [`call`](SequenceMask::call).
+/// Builder of [`sequence_mask`](fn@sequence_mask): optional attributes of `SequenceMask`, then [`call`](SequenceMask::call).
 #[must_use = "nothing runs until .call()"]
 pub struct SequenceMask<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1647,7 +1647,7 @@ pub fn sequence_reverse<'a>(data: &'a NDArray, sequence_length: Option<&'a NDArr
     SequenceReverse { inputs: { let mut v = vec![data]; v.extend(sequence_length); v }, attrs: vec![("use_sequence_length", if sequence_length.is_some() { "True" } else { "False" }.to_string())] }
 }
 
-/// Builder of [`sequence_reverse`]: optional attributes of `SequenceReverse`, then [`call`](SequenceReverse::call).
+/// Builder of [`sequence_reverse`](fn@sequence_reverse): optional attributes of `SequenceReverse`, then [`call`](SequenceReverse::call).
 #[must_use = "nothing runs until .call()"]
 pub struct SequenceReverse<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1681,7 +1681,7 @@ pub fn slice_channel<'a>(data: &'a NDArray, num_outputs: i32) -> SliceChannel<'a
     SliceChannel { inputs: vec![data], attrs: vec![("num_outputs", num_outputs.attr_string())] }
 }
 
-/// Builder of [`slice_channel`]: optional attributes of `SliceChannel`, then [`call`](SliceChannel::call).
+/// Builder of [`slice_channel`](fn@slice_channel): optional attributes of `SliceChannel`, then [`call`](SliceChannel::call).
 #[must_use = "nothing runs until .call()"]
 pub struct SliceChannel<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1719,7 +1719,7 @@ pub fn softmax_activation<'a>(data: &'a NDArray) -> SoftmaxActivation<'a> {
     SoftmaxActivation { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`softmax_activation`]: optional attributes of `SoftmaxActivation`, then [`call`](SoftmaxActivation::call).
+/// Builder of [`softmax_activation`](fn@softmax_activation): optional attributes of `SoftmaxActivation`, then [`call`](SoftmaxActivation::call).
 #[must_use = "nothing runs until .call()"]
 pub struct SoftmaxActivation<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1751,7 +1751,7 @@ pub fn softmax_output<'a>(data: &'a NDArray, label: &'a NDArray) -> SoftmaxOutpu
     SoftmaxOutput { inputs: vec![data, label], attrs: vec![] }
 }
 
-/// Builder of [`softmax_output`]: optional attributes of `SoftmaxOutput`, then [`call`](SoftmaxOutput::call).
+/// Builder of [`softmax_output`](fn@softmax_output): optional attributes of `SoftmaxOutput`, then [`call`](SoftmaxOutput::call).
 #[must_use = "nothing runs until .call()"]
 pub struct SoftmaxOutput<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1829,7 +1829,7 @@ pub fn spatial_transformer<'a>(inputs: &[&'a NDArray], transform_type: &str, sam
     SpatialTransformer { inputs: inputs.to_vec(), attrs: vec![("transform_type", transform_type.attr_string()), ("sampler_type", sampler_type.attr_string())] }
 }
 
-/// Builder of [`spatial_transformer`]: optional attributes of `SpatialTransformer`, then [`call`](SpatialTransformer::call).
+/// Builder of [`spatial_transformer`](fn@spatial_transformer): optional attributes of `SpatialTransformer`, then [`call`](SpatialTransformer::call).
 #[must_use = "nothing runs until .call()"]
 pub struct SpatialTransformer<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1867,7 +1867,7 @@ pub fn swap_axis<'a>(data: &'a NDArray) -> SwapAxis<'a> {
     SwapAxis { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`swap_axis`]: optional attributes of `SwapAxis`, then [`call`](SwapAxis::call).
+/// Builder of [`swap_axis`](fn@swap_axis): optional attributes of `SwapAxis`, then [`call`](SwapAxis::call).
 #[must_use = "nothing runs until .call()"]
 pub struct SwapAxis<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1909,7 +1909,7 @@ pub fn up_sampling<'a>(inputs: &[&'a NDArray], scale: i32, sample_type: &str) ->
     UpSampling { inputs: inputs.to_vec(), attrs: vec![("num_args", inputs.len().to_string()), ("scale", scale.attr_string()), ("sample_type", sample_type.attr_string())] }
 }
 
-/// Builder of [`up_sampling`]: optional attributes of `UpSampling`, then [`call`](UpSampling::call).
+/// Builder of [`up_sampling`](fn@up_sampling): optional attributes of `UpSampling`, then [`call`](UpSampling::call).
 #[must_use = "nothing runs until .call()"]
 pub struct UpSampling<'a> {
     inputs: Vec<&'a NDArray>,
@@ -1967,7 +1967,7 @@ pub fn adam_update<'a>(weight: &'a NDArray, grad: &'a NDArray, mean: &'a NDArray
     AdamUpdate { inputs: vec![weight, grad, mean, var], attrs: vec![("lr", lr.attr_string())] }
 }
 
-/// Builder of [`adam_update`]: optional attributes of `adam_update`, then [`call`](AdamUpdate::call).
+/// Builder of [`adam_update`](fn@adam_update): optional attributes of `adam_update`, then [`call`](AdamUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct AdamUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -2047,7 +2047,7 @@ pub fn all_finite<'a>(data: &'a NDArray) -> AllFinite<'a> {
     AllFinite { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`all_finite`]: optional attributes of `all_finite`, then [`call`](AllFinite::call).
+/// Builder of [`all_finite`](fn@all_finite): optional attributes of `all_finite`, then [`call`](AllFinite::call).
 #[must_use = "nothing runs until .call()"]
 pub struct AllFinite<'a> {
     inputs: Vec<&'a NDArray>,
@@ -2095,7 +2095,7 @@ pub fn amp_multicast<'a>(inputs: &[&'a NDArray], num_outputs: i32) -> AmpMultica
     AmpMulticast { inputs: inputs.to_vec(), attrs: vec![("num_outputs", num_outputs.attr_string())] }
 }
 
-/// Builder of [`amp_multicast`]: optional attributes of `amp_multicast`, then [`call`](AmpMulticast::call).
+/// Builder of [`amp_multicast`](fn@amp_multicast): optional attributes of `amp_multicast`, then [`call`](AmpMulticast::call).
 #[must_use = "nothing runs until .call()"]
 pub struct AmpMulticast<'a> {
     inputs: Vec<&'a NDArray>,
@@ -2199,7 +2199,7 @@ pub fn argmax<'a>(data: &'a NDArray) -> Argmax<'a> {
     Argmax { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`argmax`]: optional attributes of `argmax`, then [`call`](Argmax::call).
+/// Builder of [`argmax`](fn@argmax): optional attributes of `argmax`, then [`call`](Argmax::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Argmax<'a> {
     inputs: Vec<&'a NDArray>,
@@ -2249,7 +2249,7 @@ pub fn argmin<'a>(data: &'a NDArray) -> Argmin<'a> {
     Argmin { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`argmin`]: optional attributes of `argmin`, then [`call`](Argmin::call).
+/// Builder of [`argmin`](fn@argmin): optional attributes of `argmin`, then [`call`](Argmin::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Argmin<'a> {
     inputs: Vec<&'a NDArray>,
@@ -2287,7 +2287,7 @@ pub fn argsort<'a>(data: &'a NDArray) -> Argsort<'a> {
     Argsort { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`argsort`]: optional attributes of `argsort`, then [`call`](Argsort::call).
+/// Builder of [`argsort`](fn@argsort): optional attributes of `argsort`, then [`call`](Argsort::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Argsort<'a> {
     inputs: Vec<&'a NDArray>,
@@ -2331,7 +2331,7 @@ pub fn batch_dot<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> BatchDot<'a> {
     BatchDot { inputs: vec![lhs, rhs], attrs: vec![] }
 }
 
-/// Builder of [`batch_dot`]: optional attributes of `batch_dot`, then [`call`](BatchDot::call).
+/// Builder of [`batch_dot`](fn@batch_dot): optional attributes of `batch_dot`, then [`call`](BatchDot::call).
 #[must_use = "nothing runs until .call()"]
 pub struct BatchDot<'a> {
     inputs: Vec<&'a NDArray>,
@@ -2399,7 +2399,7 @@ pub fn broadcast_axis<'a>(data: &'a NDArray) -> BroadcastAxis<'a> {
     BroadcastAxis { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`broadcast_axis`]: optional attributes of `broadcast_axis`, then [`call`](BroadcastAxis::call).
+/// Builder of [`broadcast_axis`](fn@broadcast_axis): optional attributes of `broadcast_axis`, then [`call`](BroadcastAxis::call).
 #[must_use = "nothing runs until .call()"]
 pub struct BroadcastAxis<'a> {
     inputs: Vec<&'a NDArray>,
@@ -2521,7 +2521,7 @@ pub fn broadcast_like<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> BroadcastLike<'
     BroadcastLike { inputs: vec![lhs, rhs], attrs: vec![] }
 }
 
-/// Builder of [`broadcast_like`]: optional attributes of `broadcast_like`, then [`call`](BroadcastLike::call).
+/// Builder of [`broadcast_like`](fn@broadcast_like): optional attributes of `broadcast_like`, then [`call`](BroadcastLike::call).
 #[must_use = "nothing runs until .call()"]
 pub struct BroadcastLike<'a> {
     inputs: Vec<&'a NDArray>,
@@ -2679,7 +2679,7 @@ pub fn broadcast_to<'a>(data: &'a NDArray) -> BroadcastTo<'a> {
     BroadcastTo { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`broadcast_to`]: optional attributes of `broadcast_to`, then [`call`](BroadcastTo::call).
+/// Builder of [`broadcast_to`](fn@broadcast_to): optional attributes of `broadcast_to`, then [`call`](BroadcastTo::call).
 #[must_use = "nothing runs until .call()"]
 pub struct BroadcastTo<'a> {
     inputs: Vec<&'a NDArray>,
@@ -2783,7 +2783,7 @@ pub fn col2im<'a>(data: &'a NDArray, output_size: &[i64], kernel: &[i64]) -> Col
     Col2im { inputs: vec![data], attrs: vec![("output_size", output_size.attr_string()), ("kernel", kernel.attr_string())] }
 }
 
-/// Builder of [`col2im`]: optional attributes of `col2im`, then [`call`](Col2im::call).
+/// Builder of [`col2im`](fn@col2im): optional attributes of `col2im`, then [`call`](Col2im::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Col2im<'a> {
     inputs: Vec<&'a NDArray>,
@@ -2877,7 +2877,7 @@ pub fn diag<'a>(data: &'a NDArray) -> Diag<'a> {
     Diag { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`diag`]: optional attributes of `diag`, then [`call`](Diag::call).
+/// Builder of [`diag`](fn@diag): optional attributes of `diag`, then [`call`](Diag::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Diag<'a> {
     inputs: Vec<&'a NDArray>,
@@ -2921,7 +2921,7 @@ pub fn dot<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> Dot<'a> {
     Dot { inputs: vec![lhs, rhs], attrs: vec![] }
 }
 
-/// Builder of [`dot`]: optional attributes of `dot`, then [`call`](Dot::call).
+/// Builder of [`dot`](fn@dot): optional attributes of `dot`, then [`call`](Dot::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Dot<'a> {
     inputs: Vec<&'a NDArray>,
@@ -3115,7 +3115,7 @@ pub fn ftml_update<'a>(weight: &'a NDArray, grad: &'a NDArray, d: &'a NDArray, v
     FtmlUpdate { inputs: vec![weight, grad, d, v, z], attrs: vec![("lr", lr.attr_string()), ("t", t.attr_string())] }
 }
 
-/// Builder of [`ftml_update`]: optional attributes of `ftml_update`, then [`call`](FtmlUpdate::call).
+/// Builder of [`ftml_update`](fn@ftml_update): optional attributes of `ftml_update`, then [`call`](FtmlUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct FtmlUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -3179,7 +3179,7 @@ pub fn ftrl_update<'a>(weight: &'a NDArray, grad: &'a NDArray, z: &'a NDArray, n
     FtrlUpdate { inputs: vec![weight, grad, z, n], attrs: vec![("lr", lr.attr_string())] }
 }
 
-/// Builder of [`ftrl_update`]: optional attributes of `ftrl_update`, then [`call`](FtrlUpdate::call).
+/// Builder of [`ftrl_update`](fn@ftrl_update): optional attributes of `ftrl_update`, then [`call`](FtrlUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct FtrlUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -3271,7 +3271,7 @@ pub fn hard_sigmoid<'a>(data: &'a NDArray) -> HardSigmoid<'a> {
     HardSigmoid { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`hard_sigmoid`]: optional attributes of `hard_sigmoid`, then [`call`](HardSigmoid::call).
+/// Builder of [`hard_sigmoid`](fn@hard_sigmoid): optional attributes of `hard_sigmoid`, then [`call`](HardSigmoid::call).
 #[must_use = "nothing runs until .call()"]
 pub struct HardSigmoid<'a> {
     inputs: Vec<&'a NDArray>,
@@ -3311,7 +3311,7 @@ pub fn im2col<'a>(data: &'a NDArray, kernel: &[i64]) -> Im2col<'a> {
     Im2col { inputs: vec![data], attrs: vec![("kernel", kernel.attr_string())] }
 }
 
-/// Builder of [`im2col`]: optional attributes of `im2col`, then [`call`](Im2col::call).
+/// Builder of [`im2col`](fn@im2col): optional attributes of `im2col`, then [`call`](Im2col::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Im2col<'a> {
     inputs: Vec<&'a NDArray>,
@@ -3371,7 +3371,7 @@ pub fn lamb_update_phase1<'a>(weight: &'a NDArray, grad: &'a NDArray, mean: &'a 
     LambUpdatePhase1 { inputs: vec![weight, grad, mean, var], attrs: vec![("t", t.attr_string()), ("wd", wd.attr_string())] }
 }
 
-/// Builder of [`lamb_update_phase1`]: optional attributes of `lamb_update_phase1`, then [`call`](LambUpdatePhase1::call).
+/// Builder of [`lamb_update_phase1`](fn@lamb_update_phase1): optional attributes of `lamb_update_phase1`, then [`call`](LambUpdatePhase1::call).
 #[must_use = "nothing runs until .call()"]
 pub struct LambUpdatePhase1<'a> {
     inputs: Vec<&'a NDArray>,
@@ -3435,7 +3435,7 @@ pub fn lamb_update_phase2<'a>(weight: &'a NDArray, g: &'a NDArray, r1: &'a NDArr
     LambUpdatePhase2 { inputs: vec![weight, g, r1, r2], attrs: vec![("lr", lr.attr_string())] }
 }
 
-/// Builder of [`lamb_update_phase2`]: optional attributes of `lamb_update_phase2`, then [`call`](LambUpdatePhase2::call).
+/// Builder of [`lamb_update_phase2`](fn@lamb_update_phase2): optional attributes of `lamb_update_phase2`, then [`call`](LambUpdatePhase2::call).
 #[must_use = "nothing runs until .call()"]
 pub struct LambUpdatePhase2<'a> {
     inputs: Vec<&'a NDArray>,
@@ -3521,7 +3521,7 @@ pub fn log_softmax<'a>(data: &'a NDArray) -> LogSoftmax<'a> {
     LogSoftmax { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`log_softmax`]: optional attributes of `log_softmax`, then [`call`](LogSoftmax::call).
+/// Builder of [`log_softmax`](fn@log_softmax): optional attributes of `log_softmax`, then [`call`](LogSoftmax::call).
 #[must_use = "nothing runs until .call()"]
 pub struct LogSoftmax<'a> {
     inputs: Vec<&'a NDArray>,
@@ -3595,7 +3595,7 @@ pub fn max<'a>(data: &'a NDArray) -> Max<'a> {
     Max { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`max`]: optional attributes of `max`, then [`call`](Max::call).
+/// Builder of [`max`](fn@max): optional attributes of `max`, then [`call`](Max::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Max<'a> {
     inputs: Vec<&'a NDArray>,
@@ -3639,7 +3639,7 @@ pub fn mean<'a>(data: &'a NDArray) -> Mean<'a> {
     Mean { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`mean`]: optional attributes of `mean`, then [`call`](Mean::call).
+/// Builder of [`mean`](fn@mean): optional attributes of `mean`, then [`call`](Mean::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Mean<'a> {
     inputs: Vec<&'a NDArray>,
@@ -3683,7 +3683,7 @@ pub fn min<'a>(data: &'a NDArray) -> Min<'a> {
     Min { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`min`]: optional attributes of `min`, then [`call`](Min::call).
+/// Builder of [`min`](fn@min): optional attributes of `min`, then [`call`](Min::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Min<'a> {
     inputs: Vec<&'a NDArray>,
@@ -3727,7 +3727,7 @@ pub fn moments<'a>(data: &'a NDArray) -> Moments<'a> {
     Moments { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`moments`]: optional attributes of `moments`, then [`call`](Moments::call).
+/// Builder of [`moments`](fn@moments): optional attributes of `moments`, then [`call`](Moments::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Moments<'a> {
     inputs: Vec<&'a NDArray>,
@@ -3769,7 +3769,7 @@ pub fn mp_lamb_update_phase1<'a>(weight: &'a NDArray, grad: &'a NDArray, mean: &
     MpLambUpdatePhase1 { inputs: vec![weight, grad, mean, var, weight32], attrs: vec![("t", t.attr_string()), ("wd", wd.attr_string())] }
 }
 
-/// Builder of [`mp_lamb_update_phase1`]: optional attributes of `mp_lamb_update_phase1`, then [`call`](MpLambUpdatePhase1::call).
+/// Builder of [`mp_lamb_update_phase1`](fn@mp_lamb_update_phase1): optional attributes of `mp_lamb_update_phase1`, then [`call`](MpLambUpdatePhase1::call).
 #[must_use = "nothing runs until .call()"]
 pub struct MpLambUpdatePhase1<'a> {
     inputs: Vec<&'a NDArray>,
@@ -3833,7 +3833,7 @@ pub fn mp_lamb_update_phase2<'a>(weight: &'a NDArray, g: &'a NDArray, r1: &'a ND
     MpLambUpdatePhase2 { inputs: vec![weight, g, r1, r2, weight32], attrs: vec![("lr", lr.attr_string())] }
 }
 
-/// Builder of [`mp_lamb_update_phase2`]: optional attributes of `mp_lamb_update_phase2`, then [`call`](MpLambUpdatePhase2::call).
+/// Builder of [`mp_lamb_update_phase2`](fn@mp_lamb_update_phase2): optional attributes of `mp_lamb_update_phase2`, then [`call`](MpLambUpdatePhase2::call).
 #[must_use = "nothing runs until .call()"]
 pub struct MpLambUpdatePhase2<'a> {
     inputs: Vec<&'a NDArray>,
@@ -3873,7 +3873,7 @@ pub fn mp_nag_mom_update<'a>(weight: &'a NDArray, grad: &'a NDArray, mom: &'a ND
     MpNagMomUpdate { inputs: vec![weight, grad, mom, weight32], attrs: vec![("lr", lr.attr_string())] }
 }
 
-/// Builder of [`mp_nag_mom_update`]: optional attributes of `mp_nag_mom_update`, then [`call`](MpNagMomUpdate::call).
+/// Builder of [`mp_nag_mom_update`](fn@mp_nag_mom_update): optional attributes of `mp_nag_mom_update`, then [`call`](MpNagMomUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct MpNagMomUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -3925,7 +3925,7 @@ pub fn mp_sgd_mom_update<'a>(weight: &'a NDArray, grad: &'a NDArray, mom: &'a ND
     MpSgdMomUpdate { inputs: vec![weight, grad, mom, weight32], attrs: vec![("lr", lr.attr_string())] }
 }
 
-/// Builder of [`mp_sgd_mom_update`]: optional attributes of `mp_sgd_mom_update`, then [`call`](MpSgdMomUpdate::call).
+/// Builder of [`mp_sgd_mom_update`](fn@mp_sgd_mom_update): optional attributes of `mp_sgd_mom_update`, then [`call`](MpSgdMomUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct MpSgdMomUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -3983,7 +3983,7 @@ pub fn mp_sgd_update<'a>(weight: &'a NDArray, grad: &'a NDArray, weight32: &'a N
     MpSgdUpdate { inputs: vec![weight, grad, weight32], attrs: vec![("lr", lr.attr_string())] }
 }
 
-/// Builder of [`mp_sgd_update`]: optional attributes of `mp_sgd_update`, then [`call`](MpSgdUpdate::call).
+/// Builder of [`mp_sgd_update`](fn@mp_sgd_update): optional attributes of `mp_sgd_update`, then [`call`](MpSgdUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct MpSgdUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -4033,7 +4033,7 @@ pub fn multi_all_finite<'a>(inputs: &[&'a NDArray]) -> MultiAllFinite<'a> {
     MultiAllFinite { inputs: inputs.to_vec(), attrs: vec![("num_arrays", inputs.len().to_string())] }
 }
 
-/// Builder of [`multi_all_finite`]: optional attributes of `multi_all_finite`, then [`call`](MultiAllFinite::call).
+/// Builder of [`multi_all_finite`](fn@multi_all_finite): optional attributes of `multi_all_finite`, then [`call`](MultiAllFinite::call).
 #[must_use = "nothing runs until .call()"]
 pub struct MultiAllFinite<'a> {
     inputs: Vec<&'a NDArray>,
@@ -4069,7 +4069,7 @@ pub fn multi_lars<'a>(lrs: &'a NDArray, weights_sum_sq: &'a NDArray, grads_sum_s
     MultiLars { inputs: vec![lrs, weights_sum_sq, grads_sum_sq, wds], attrs: vec![("eta", eta.attr_string()), ("eps", eps.attr_string())] }
 }
 
-/// Builder of [`multi_lars`]: optional attributes of `multi_lars`, then [`call`](MultiLars::call).
+/// Builder of [`multi_lars`](fn@multi_lars): optional attributes of `multi_lars`, then [`call`](MultiLars::call).
 #[must_use = "nothing runs until .call()"]
 pub struct MultiLars<'a> {
     inputs: Vec<&'a NDArray>,
@@ -4105,7 +4105,7 @@ pub fn multi_mp_sgd_mom_update<'a>(weight_0: &'a NDArray, grad_0: &'a NDArray, m
     MultiMpSgdMomUpdate { inputs: vec![weight_0, grad_0, mom_0, weight32_0], attrs: vec![("lrs", lrs.attr_string()), ("wds", wds.attr_string())] }
 }
 
-/// Builder of [`multi_mp_sgd_mom_update`]: optional attributes of `multi_mp_sgd_mom_update`, then [`call`](MultiMpSgdMomUpdate::call).
+/// Builder of [`multi_mp_sgd_mom_update`](fn@multi_mp_sgd_mom_update): optional attributes of `multi_mp_sgd_mom_update`, then [`call`](MultiMpSgdMomUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct MultiMpSgdMomUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -4159,7 +4159,7 @@ pub fn multi_mp_sgd_update<'a>(weight_0: &'a NDArray, grad_0: &'a NDArray, weigh
     MultiMpSgdUpdate { inputs: vec![weight_0, grad_0, weight32_0], attrs: vec![("lrs", lrs.attr_string()), ("wds", wds.attr_string())] }
 }
 
-/// Builder of [`multi_mp_sgd_update`]: optional attributes of `multi_mp_sgd_update`, then [`call`](MultiMpSgdUpdate::call).
+/// Builder of [`multi_mp_sgd_update`](fn@multi_mp_sgd_update): optional attributes of `multi_mp_sgd_update`, then [`call`](MultiMpSgdUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct MultiMpSgdUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -4207,7 +4207,7 @@ pub fn multi_sgd_mom_update<'a>(weight_0: &'a NDArray, grad_0: &'a NDArray, mom_
     MultiSgdMomUpdate { inputs: vec![weight_0, grad_0, mom_0], attrs: vec![("lrs", lrs.attr_string()), ("wds", wds.attr_string())] }
 }
 
-/// Builder of [`multi_sgd_mom_update`]: optional attributes of `multi_sgd_mom_update`, then [`call`](MultiSgdMomUpdate::call).
+/// Builder of [`multi_sgd_mom_update`](fn@multi_sgd_mom_update): optional attributes of `multi_sgd_mom_update`, then [`call`](MultiSgdMomUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct MultiSgdMomUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -4261,7 +4261,7 @@ pub fn multi_sgd_update<'a>(weight_0: &'a NDArray, grad_0: &'a NDArray, lrs: &[f
     MultiSgdUpdate { inputs: vec![weight_0, grad_0], attrs: vec![("lrs", lrs.attr_string()), ("wds", wds.attr_string())] }
 }
 
-/// Builder of [`multi_sgd_update`]: optional attributes of `multi_sgd_update`, then [`call`](MultiSgdUpdate::call).
+/// Builder of [`multi_sgd_update`](fn@multi_sgd_update): optional attributes of `multi_sgd_update`, then [`call`](MultiSgdUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct MultiSgdUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -4319,7 +4319,7 @@ pub fn nag_mom_update<'a>(weight: &'a NDArray, grad: &'a NDArray, mom: &'a NDArr
     NagMomUpdate { inputs: vec![weight, grad, mom], attrs: vec![("lr", lr.attr_string())] }
 }
 
-/// Builder of [`nag_mom_update`]: optional attributes of `nag_mom_update`, then [`call`](NagMomUpdate::call).
+/// Builder of [`nag_mom_update`](fn@nag_mom_update): optional attributes of `nag_mom_update`, then [`call`](NagMomUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct NagMomUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -4369,7 +4369,7 @@ pub fn nanprod<'a>(data: &'a NDArray) -> Nanprod<'a> {
     Nanprod { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`nanprod`]: optional attributes of `nanprod`, then [`call`](Nanprod::call).
+/// Builder of [`nanprod`](fn@nanprod): optional attributes of `nanprod`, then [`call`](Nanprod::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Nanprod<'a> {
     inputs: Vec<&'a NDArray>,
@@ -4413,7 +4413,7 @@ pub fn nansum<'a>(data: &'a NDArray) -> Nansum<'a> {
     Nansum { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`nansum`]: optional attributes of `nansum`, then [`call`](Nansum::call).
+/// Builder of [`nansum`](fn@nansum): optional attributes of `nansum`, then [`call`](Nansum::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Nansum<'a> {
     inputs: Vec<&'a NDArray>,
@@ -4469,7 +4469,7 @@ pub fn norm<'a>(data: &'a NDArray) -> Norm<'a> {
     Norm { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`norm`]: optional attributes of `norm`, then [`call`](Norm::call).
+/// Builder of [`norm`](fn@norm): optional attributes of `norm`, then [`call`](Norm::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Norm<'a> {
     inputs: Vec<&'a NDArray>,
@@ -4521,7 +4521,7 @@ pub fn one_hot<'a>(indices: &'a NDArray, depth: i32) -> OneHot<'a> {
     OneHot { inputs: vec![indices], attrs: vec![("depth", depth.attr_string())] }
 }
 
-/// Builder of [`one_hot`]: optional attributes of `one_hot`, then [`call`](OneHot::call).
+/// Builder of [`one_hot`](fn@one_hot): optional attributes of `one_hot`, then [`call`](OneHot::call).
 #[must_use = "nothing runs until .call()"]
 pub struct OneHot<'a> {
     inputs: Vec<&'a NDArray>,
@@ -4577,7 +4577,7 @@ pub fn pick<'a>(data: &'a NDArray, index: &'a NDArray) -> Pick<'a> {
     Pick { inputs: vec![data, index], attrs: vec![] }
 }
 
-/// Builder of [`pick`]: optional attributes of `pick`, then [`call`](Pick::call).
+/// Builder of [`pick`](fn@pick): optional attributes of `pick`, then [`call`](Pick::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Pick<'a> {
     inputs: Vec<&'a NDArray>,
@@ -4621,7 +4621,7 @@ pub fn preloaded_multi_mp_sgd_mom_update<'a>(weight_0: &'a NDArray, grad_0: &'a 
     PreloadedMultiMpSgdMomUpdate { inputs: vec![weight_0, grad_0, mom_0, weight32_0, lrs, wds], attrs: vec![] }
 }
 
-/// Builder of [`preloaded_multi_mp_sgd_mom_update`]: optional attributes of `preloaded_multi_mp_sgd_mom_update`, then [`call`](PreloadedMultiMpSgdMomUpdate::call).
+/// Builder of [`preloaded_multi_mp_sgd_mom_update`](fn@preloaded_multi_mp_sgd_mom_update): optional attributes of `preloaded_multi_mp_sgd_mom_update`, then [`call`](PreloadedMultiMpSgdMomUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct PreloadedMultiMpSgdMomUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -4671,7 +4671,7 @@ pub fn preloaded_multi_mp_sgd_update<'a>(weight_0: &'a NDArray, grad_0: &'a NDAr
     PreloadedMultiMpSgdUpdate { inputs: vec![weight_0, grad_0, weight32_0, lrs, wds], attrs: vec![] }
 }
 
-/// Builder of [`preloaded_multi_mp_sgd_update`]: optional attributes of `preloaded_multi_mp_sgd_update`, then [`call`](PreloadedMultiMpSgdUpdate::call).
+/// Builder of [`preloaded_multi_mp_sgd_update`](fn@preloaded_multi_mp_sgd_update): optional attributes of `preloaded_multi_mp_sgd_update`, then [`call`](PreloadedMultiMpSgdUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct PreloadedMultiMpSgdUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -4715,7 +4715,7 @@ pub fn preloaded_multi_sgd_mom_update<'a>(weight_0: &'a NDArray, grad_0: &'a NDA
     PreloadedMultiSgdMomUpdate { inputs: vec![weight_0, grad_0, mom_0, lrs, wds], attrs: vec![] }
 }
 
-/// Builder of [`preloaded_multi_sgd_mom_update`]: optional attributes of `preloaded_multi_sgd_mom_update`, then [`call`](PreloadedMultiSgdMomUpdate::call).
+/// Builder of [`preloaded_multi_sgd_mom_update`](fn@preloaded_multi_sgd_mom_update): optional attributes of `preloaded_multi_sgd_mom_update`, then [`call`](PreloadedMultiSgdMomUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct PreloadedMultiSgdMomUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -4765,7 +4765,7 @@ pub fn preloaded_multi_sgd_update<'a>(weight_0: &'a NDArray, grad_0: &'a NDArray
     PreloadedMultiSgdUpdate { inputs: vec![weight_0, grad_0, lrs, wds], attrs: vec![] }
 }
 
-/// Builder of [`preloaded_multi_sgd_update`]: optional attributes of `preloaded_multi_sgd_update`, then [`call`](PreloadedMultiSgdUpdate::call).
+/// Builder of [`preloaded_multi_sgd_update`](fn@preloaded_multi_sgd_update): optional attributes of `preloaded_multi_sgd_update`, then [`call`](PreloadedMultiSgdUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct PreloadedMultiSgdUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -4809,7 +4809,7 @@ pub fn prod<'a>(data: &'a NDArray) -> Prod<'a> {
     Prod { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`prod`]: optional attributes of `prod`, then [`call`](Prod::call).
+/// Builder of [`prod`](fn@prod): optional attributes of `prod`, then [`call`](Prod::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Prod<'a> {
     inputs: Vec<&'a NDArray>,
@@ -4903,7 +4903,7 @@ pub fn repeat<'a>(data: &'a NDArray, repeats: i32) -> Repeat<'a> {
     Repeat { inputs: vec![data], attrs: vec![("repeats", repeats.attr_string())] }
 }
 
-/// Builder of [`repeat`]: optional attributes of `repeat`, then [`call`](Repeat::call).
+/// Builder of [`repeat`](fn@repeat): optional attributes of `repeat`, then [`call`](Repeat::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Repeat<'a> {
     inputs: Vec<&'a NDArray>,
@@ -4947,7 +4947,7 @@ pub fn reshape_like<'a>(lhs: &'a NDArray, rhs: &'a NDArray) -> ReshapeLike<'a> {
     ReshapeLike { inputs: vec![lhs, rhs], attrs: vec![] }
 }
 
-/// Builder of [`reshape_like`]: optional attributes of `reshape_like`, then [`call`](ReshapeLike::call).
+/// Builder of [`reshape_like`](fn@reshape_like): optional attributes of `reshape_like`, then [`call`](ReshapeLike::call).
 #[must_use = "nothing runs until .call()"]
 pub struct ReshapeLike<'a> {
     inputs: Vec<&'a NDArray>,
@@ -5025,7 +5025,7 @@ pub fn rmsprop_update<'a>(weight: &'a NDArray, grad: &'a NDArray, n: &'a NDArray
     RmspropUpdate { inputs: vec![weight, grad, n], attrs: vec![("lr", lr.attr_string())] }
 }
 
-/// Builder of [`rmsprop_update`]: optional attributes of `rmsprop_update`, then [`call`](RmspropUpdate::call).
+/// Builder of [`rmsprop_update`](fn@rmsprop_update): optional attributes of `rmsprop_update`, then [`call`](RmspropUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct RmspropUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -5089,7 +5089,7 @@ pub fn rmspropalex_update<'a>(weight: &'a NDArray, grad: &'a NDArray, n: &'a NDA
     RmspropalexUpdate { inputs: vec![weight, grad, n, g, delta], attrs: vec![("lr", lr.attr_string())] }
 }
 
-/// Builder of [`rmspropalex_update`]: optional attributes of `rmspropalex_update`, then [`call`](RmspropalexUpdate::call).
+/// Builder of [`rmspropalex_update`](fn@rmspropalex_update): optional attributes of `rmspropalex_update`, then [`call`](RmspropalexUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct RmspropalexUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -5197,7 +5197,7 @@ pub fn sgd_mom_update<'a>(weight: &'a NDArray, grad: &'a NDArray, mom: &'a NDArr
     SgdMomUpdate { inputs: vec![weight, grad, mom], attrs: vec![("lr", lr.attr_string())] }
 }
 
-/// Builder of [`sgd_mom_update`]: optional attributes of `sgd_mom_update`, then [`call`](SgdMomUpdate::call).
+/// Builder of [`sgd_mom_update`](fn@sgd_mom_update): optional attributes of `sgd_mom_update`, then [`call`](SgdMomUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct SgdMomUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -5255,7 +5255,7 @@ pub fn sgd_update<'a>(weight: &'a NDArray, grad: &'a NDArray, lr: f32) -> SgdUpd
     SgdUpdate { inputs: vec![weight, grad], attrs: vec![("lr", lr.attr_string())] }
 }
 
-/// Builder of [`sgd_update`]: optional attributes of `sgd_update`, then [`call`](SgdUpdate::call).
+/// Builder of [`sgd_update`](fn@sgd_update): optional attributes of `sgd_update`, then [`call`](SgdUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct SgdUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -5343,7 +5343,7 @@ pub fn signsgd_update<'a>(weight: &'a NDArray, grad: &'a NDArray, lr: f32) -> Si
     SignsgdUpdate { inputs: vec![weight, grad], attrs: vec![("lr", lr.attr_string())] }
 }
 
-/// Builder of [`signsgd_update`]: optional attributes of `signsgd_update`, then [`call`](SignsgdUpdate::call).
+/// Builder of [`signsgd_update`](fn@signsgd_update): optional attributes of `signsgd_update`, then [`call`](SignsgdUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct SignsgdUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -5389,7 +5389,7 @@ pub fn signum_update<'a>(weight: &'a NDArray, grad: &'a NDArray, mom: &'a NDArra
     SignumUpdate { inputs: vec![weight, grad, mom], attrs: vec![("lr", lr.attr_string())] }
 }
 
-/// Builder of [`signum_update`]: optional attributes of `signum_update`, then [`call`](SignumUpdate::call).
+/// Builder of [`signum_update`](fn@signum_update): optional attributes of `signum_update`, then [`call`](SignumUpdate::call).
 #[must_use = "nothing runs until .call()"]
 pub struct SignumUpdate<'a> {
     inputs: Vec<&'a NDArray>,
@@ -5485,7 +5485,7 @@ pub fn slice<'a>(inputs: &[&'a NDArray], begin: &str, end: &str) -> Slice<'a> {
     Slice { inputs: inputs.to_vec(), attrs: vec![("begin", begin.attr_string()), ("end", end.attr_string())] }
 }
 
-/// Builder of [`slice`]: optional attributes of `slice`, then [`call`](Slice::call).
+/// Builder of [`slice`](fn@slice): optional attributes of `slice`, then [`call`](Slice::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Slice<'a> {
     inputs: Vec<&'a NDArray>,
@@ -5535,7 +5535,7 @@ pub fn slice_like<'a>(data: &'a NDArray, shape_like: &'a NDArray) -> SliceLike<'
     SliceLike { inputs: vec![data, shape_like], attrs: vec![] }
 }
 
-/// Builder of [`slice_like`]: optional attributes of `slice_like`, then [`call`](SliceLike::call).
+/// Builder of [`slice_like`](fn@slice_like): optional attributes of `slice_like`, then [`call`](SliceLike::call).
 #[must_use = "nothing runs until .call()"]
 pub struct SliceLike<'a> {
     inputs: Vec<&'a NDArray>,
@@ -5567,7 +5567,7 @@ pub fn smooth_l1<'a>(data: &'a NDArray) -> SmoothL1<'a> {
     SmoothL1 { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`smooth_l1`]: optional attributes of `smooth_l1`, then [`call`](SmoothL1::call).
+/// Builder of [`smooth_l1`](fn@smooth_l1): optional attributes of `smooth_l1`, then [`call`](SmoothL1::call).
 #[must_use = "nothing runs until .call()"]
 pub struct SmoothL1<'a> {
     inputs: Vec<&'a NDArray>,
@@ -5605,7 +5605,7 @@ pub fn softmax<'a>(data: &'a NDArray, length: Option<&'a NDArray>) -> Softmax<'a
     Softmax { inputs: { let mut v = vec![data]; v.extend(length); v }, attrs: vec![("use_length", if length.is_some() { "True" } else { "False" }.to_string())] }
 }
 
-/// Builder of [`softmax`]: optional attributes of `softmax`, then [`call`](Softmax::call).
+/// Builder of [`softmax`](fn@softmax): optional attributes of `softmax`, then [`call`](Softmax::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Softmax<'a> {
     inputs: Vec<&'a NDArray>,
@@ -5661,7 +5661,7 @@ pub fn softmin<'a>(data: &'a NDArray) -> Softmin<'a> {
     Softmin { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`softmin`]: optional attributes of `softmin`, then [`call`](Softmin::call).
+/// Builder of [`softmin`](fn@softmin): optional attributes of `softmin`, then [`call`](Softmin::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Softmin<'a> {
     inputs: Vec<&'a NDArray>,
@@ -5723,7 +5723,7 @@ pub fn sort<'a>(data: &'a NDArray) -> Sort<'a> {
     Sort { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`sort`]: optional attributes of `sort`, then [`call`](Sort::call).
+/// Builder of [`sort`](fn@sort): optional attributes of `sort`, then [`call`](Sort::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Sort<'a> {
     inputs: Vec<&'a NDArray>,
@@ -5799,7 +5799,7 @@ pub fn squeeze<'a>(data: &'a NDArray) -> Squeeze<'a> {
     Squeeze { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`squeeze`]: optional attributes of `squeeze`, then [`call`](Squeeze::call).
+/// Builder of [`squeeze`](fn@squeeze): optional attributes of `squeeze`, then [`call`](Squeeze::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Squeeze<'a> {
     inputs: Vec<&'a NDArray>,
@@ -5831,7 +5831,7 @@ pub fn stack<'a>(inputs: &[&'a NDArray]) -> Stack<'a> {
     Stack { inputs: inputs.to_vec(), attrs: vec![("num_args", inputs.len().to_string())] }
 }
 
-/// Builder of [`stack`]: optional attributes of `stack`, then [`call`](Stack::call).
+/// Builder of [`stack`](fn@stack): optional attributes of `stack`, then [`call`](Stack::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Stack<'a> {
     inputs: Vec<&'a NDArray>,
@@ -5863,7 +5863,7 @@ pub fn sum<'a>(data: &'a NDArray) -> Sum<'a> {
     Sum { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`sum`]: optional attributes of `sum`, then [`call`](Sum::call).
+/// Builder of [`sum`](fn@sum): optional attributes of `sum`, then [`call`](Sum::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Sum<'a> {
     inputs: Vec<&'a NDArray>,
@@ -5907,7 +5907,7 @@ pub fn take<'a>(a: &'a NDArray, indices: &'a NDArray) -> Take<'a> {
     Take { inputs: vec![a, indices], attrs: vec![] }
 }
 
-/// Builder of [`take`]: optional attributes of `take`, then [`call`](Take::call).
+/// Builder of [`take`](fn@take): optional attributes of `take`, then [`call`](Take::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Take<'a> {
     inputs: Vec<&'a NDArray>,
@@ -5983,7 +5983,7 @@ pub fn topk<'a>(data: &'a NDArray) -> Topk<'a> {
     Topk { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`topk`]: optional attributes of `topk`, then [`call`](Topk::call).
+/// Builder of [`topk`](fn@topk): optional attributes of `topk`, then [`call`](Topk::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Topk<'a> {
     inputs: Vec<&'a NDArray>,
@@ -6039,7 +6039,7 @@ pub fn transpose<'a>(data: &'a NDArray) -> Transpose<'a> {
     Transpose { inputs: vec![data], attrs: vec![] }
 }
 
-/// Builder of [`transpose`]: optional attributes of `transpose`, then [`call`](Transpose::call).
+/// Builder of [`transpose`](fn@transpose): optional attributes of `transpose`, then [`call`](Transpose::call).
 #[must_use = "nothing runs until .call()"]
 pub struct Transpose<'a> {
     inputs: Vec<&'a NDArray>,
@@ -6112,7 +6112,7 @@ pub mod contrib {
         AdaptiveAvgPooling2D { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`adaptive_avg_pooling2_d`]: optional attributes of `_contrib_AdaptiveAvgPooling2D`, then [`call`](AdaptiveAvgPooling2D::call).
+    /// Builder of [`adaptive_avg_pooling2_d`](fn@adaptive_avg_pooling2_d): optional attributes of `_contrib_AdaptiveAvgPooling2D`, then [`call`](AdaptiveAvgPooling2D::call).
     #[must_use = "nothing runs until .call()"]
     pub struct AdaptiveAvgPooling2D<'a> {
         inputs: Vec<&'a NDArray>,
@@ -6144,7 +6144,7 @@ pub mod contrib {
         BatchNormWithReLu { inputs: vec![data, gamma, beta, moving_mean, moving_var], attrs: vec![] }
     }
 
-    /// Builder of [`batch_norm_with_re_lu`]: optional attributes of `_contrib_BatchNormWithReLU`, then [`call`](BatchNormWithReLu::call).
+    /// Builder of [`batch_norm_with_re_lu`](fn@batch_norm_with_re_lu): optional attributes of `_contrib_BatchNormWithReLU`, then [`call`](BatchNormWithReLu::call).
     #[must_use = "nothing runs until .call()"]
     pub struct BatchNormWithReLu<'a> {
         inputs: Vec<&'a NDArray>,
@@ -6224,7 +6224,7 @@ pub mod contrib {
         BilinearResize2D { inputs: inputs.to_vec(), attrs: vec![] }
     }
 
-    /// Builder of [`bilinear_resize2_d`]: optional attributes of `_contrib_BilinearResize2D`, then [`call`](BilinearResize2D::call).
+    /// Builder of [`bilinear_resize2_d`](fn@bilinear_resize2_d): optional attributes of `_contrib_BilinearResize2D`, then [`call`](BilinearResize2D::call).
     #[must_use = "nothing runs until .call()"]
     pub struct BilinearResize2D<'a> {
         inputs: Vec<&'a NDArray>,
@@ -6290,7 +6290,7 @@ pub mod contrib {
         DeformableConvolution { inputs: { let mut v = vec![data, offset, weight]; v.extend(bias); v }, attrs: vec![("no_bias", if bias.is_some() { "False" } else { "True" }.to_string()), ("kernel", kernel.attr_string()), ("num_filter", num_filter.attr_string())] }
     }
 
-    /// Builder of [`deformable_convolution`]: optional attributes of `_contrib_DeformableConvolution`, then [`call`](DeformableConvolution::call).
+    /// Builder of [`deformable_convolution`](fn@deformable_convolution): optional attributes of `_contrib_DeformableConvolution`, then [`call`](DeformableConvolution::call).
     #[must_use = "nothing runs until .call()"]
     pub struct DeformableConvolution<'a> {
         inputs: Vec<&'a NDArray>,
@@ -6366,7 +6366,7 @@ pub mod contrib {
         DeformablePsroiPooling { inputs: { let mut v = vec![data, rois]; v.extend(trans); v }, attrs: vec![("no_trans", if trans.is_some() { "False" } else { "True" }.to_string()), ("spatial_scale", spatial_scale.attr_string()), ("output_dim", output_dim.attr_string()), ("group_size", group_size.attr_string()), ("pooled_size", pooled_size.attr_string())] }
     }
 
-    /// Builder of [`deformable_psroi_pooling`]: optional attributes of `_contrib_DeformablePSROIPooling`, then [`call`](DeformablePsroiPooling::call).
+    /// Builder of [`deformable_psroi_pooling`](fn@deformable_psroi_pooling): optional attributes of `_contrib_DeformablePSROIPooling`, then [`call`](DeformablePsroiPooling::call).
     #[must_use = "nothing runs until .call()"]
     pub struct DeformablePsroiPooling<'a> {
         inputs: Vec<&'a NDArray>,
@@ -6414,7 +6414,7 @@ pub mod contrib {
         ModulatedDeformableConvolution { inputs: { let mut v = vec![data, offset, mask, weight]; v.extend(bias); v }, attrs: vec![("no_bias", if bias.is_some() { "False" } else { "True" }.to_string()), ("kernel", kernel.attr_string()), ("num_filter", num_filter.attr_string())] }
     }
 
-    /// Builder of [`modulated_deformable_convolution`]: optional attributes of `_contrib_ModulatedDeformableConvolution`, then [`call`](ModulatedDeformableConvolution::call).
+    /// Builder of [`modulated_deformable_convolution`](fn@modulated_deformable_convolution): optional attributes of `_contrib_ModulatedDeformableConvolution`, then [`call`](ModulatedDeformableConvolution::call).
     #[must_use = "nothing runs until .call()"]
     pub struct ModulatedDeformableConvolution<'a> {
         inputs: Vec<&'a NDArray>,
@@ -6488,7 +6488,7 @@ pub mod contrib {
         MultiBoxDetection { inputs: vec![cls_prob, loc_pred, anchor], attrs: vec![] }
     }
 
-    /// Builder of [`multi_box_detection`]: optional attributes of `_contrib_MultiBoxDetection`, then [`call`](MultiBoxDetection::call).
+    /// Builder of [`multi_box_detection`](fn@multi_box_detection): optional attributes of `_contrib_MultiBoxDetection`, then [`call`](MultiBoxDetection::call).
     #[must_use = "nothing runs until .call()"]
     pub struct MultiBoxDetection<'a> {
         inputs: Vec<&'a NDArray>,
@@ -6556,7 +6556,7 @@ pub mod contrib {
         MultiBoxPrior { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`multi_box_prior`]: optional attributes of `_contrib_MultiBoxPrior`, then [`call`](MultiBoxPrior::call).
+    /// Builder of [`multi_box_prior`](fn@multi_box_prior): optional attributes of `_contrib_MultiBoxPrior`, then [`call`](MultiBoxPrior::call).
     #[must_use = "nothing runs until .call()"]
     pub struct MultiBoxPrior<'a> {
         inputs: Vec<&'a NDArray>,
@@ -6612,7 +6612,7 @@ pub mod contrib {
         MultiBoxTarget { inputs: vec![anchor, label, cls_pred], attrs: vec![] }
     }
 
-    /// Builder of [`multi_box_target`]: optional attributes of `_contrib_MultiBoxTarget`, then [`call`](MultiBoxTarget::call).
+    /// Builder of [`multi_box_target`](fn@multi_box_target): optional attributes of `_contrib_MultiBoxTarget`, then [`call`](MultiBoxTarget::call).
     #[must_use = "nothing runs until .call()"]
     pub struct MultiBoxTarget<'a> {
         inputs: Vec<&'a NDArray>,
@@ -6674,7 +6674,7 @@ pub mod contrib {
         MultiProposal { inputs: vec![cls_prob, bbox_pred, im_info], attrs: vec![] }
     }
 
-    /// Builder of [`multi_proposal`]: optional attributes of `_contrib_MultiProposal`, then [`call`](MultiProposal::call).
+    /// Builder of [`multi_proposal`](fn@multi_proposal): optional attributes of `_contrib_MultiProposal`, then [`call`](MultiProposal::call).
     #[must_use = "nothing runs until .call()"]
     pub struct MultiProposal<'a> {
         inputs: Vec<&'a NDArray>,
@@ -6760,7 +6760,7 @@ pub mod contrib {
         PsroiPooling { inputs: vec![data, rois], attrs: vec![("spatial_scale", spatial_scale.attr_string()), ("output_dim", output_dim.attr_string()), ("pooled_size", pooled_size.attr_string())] }
     }
 
-    /// Builder of [`psroi_pooling`]: optional attributes of `_contrib_PSROIPooling`, then [`call`](PsroiPooling::call).
+    /// Builder of [`psroi_pooling`](fn@psroi_pooling): optional attributes of `_contrib_PSROIPooling`, then [`call`](PsroiPooling::call).
     #[must_use = "nothing runs until .call()"]
     pub struct PsroiPooling<'a> {
         inputs: Vec<&'a NDArray>,
@@ -6792,7 +6792,7 @@ pub mod contrib {
         Proposal { inputs: vec![cls_prob, bbox_pred, im_info], attrs: vec![] }
     }
 
-    /// Builder of [`proposal`]: optional attributes of `_contrib_Proposal`, then [`call`](Proposal::call).
+    /// Builder of [`proposal`](fn@proposal): optional attributes of `_contrib_Proposal`, then [`call`](Proposal::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Proposal<'a> {
         inputs: Vec<&'a NDArray>,
@@ -6876,7 +6876,7 @@ pub mod contrib {
         RoiAlign { inputs: vec![data, rois], attrs: vec![("pooled_size", pooled_size.attr_string()), ("spatial_scale", spatial_scale.attr_string())] }
     }
 
-    /// Builder of [`roi_align`]: optional attributes of `_contrib_ROIAlign`, then [`call`](RoiAlign::call).
+    /// Builder of [`roi_align`](fn@roi_align): optional attributes of `_contrib_ROIAlign`, then [`call`](RoiAlign::call).
     #[must_use = "nothing runs until .call()"]
     pub struct RoiAlign<'a> {
         inputs: Vec<&'a NDArray>,
@@ -6924,7 +6924,7 @@ pub mod contrib {
         RroiAlign { inputs: vec![data, rois], attrs: vec![("pooled_size", pooled_size.attr_string()), ("spatial_scale", spatial_scale.attr_string())] }
     }
 
-    /// Builder of [`rroi_align`]: optional attributes of `_contrib_RROIAlign`, then [`call`](RroiAlign::call).
+    /// Builder of [`rroi_align`](fn@rroi_align): optional attributes of `_contrib_RROIAlign`, then [`call`](RroiAlign::call).
     #[must_use = "nothing runs until .call()"]
     pub struct RroiAlign<'a> {
         inputs: Vec<&'a NDArray>,
@@ -6958,7 +6958,7 @@ pub mod contrib {
         SyncBatchNorm { inputs: inputs.to_vec(), attrs: vec![("key", key.attr_string())] }
     }
 
-    /// Builder of [`sync_batch_norm`]: optional attributes of `_contrib_SyncBatchNorm`, then [`call`](SyncBatchNorm::call).
+    /// Builder of [`sync_batch_norm`](fn@sync_batch_norm): optional attributes of `_contrib_SyncBatchNorm`, then [`call`](SyncBatchNorm::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SyncBatchNorm<'a> {
         inputs: Vec<&'a NDArray>,
@@ -7020,7 +7020,7 @@ pub mod contrib {
         Allclose { inputs: vec![a, b], attrs: vec![] }
     }
 
-    /// Builder of [`allclose`]: optional attributes of `_contrib_allclose`, then [`call`](Allclose::call).
+    /// Builder of [`allclose`](fn@allclose): optional attributes of `_contrib_allclose`, then [`call`](Allclose::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Allclose<'a> {
         inputs: Vec<&'a NDArray>,
@@ -7064,7 +7064,7 @@ pub mod contrib {
         ArangeLike { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`arange_like`]: optional attributes of `_contrib_arange_like`, then [`call`](ArangeLike::call).
+    /// Builder of [`arange_like`](fn@arange_like): optional attributes of `_contrib_arange_like`, then [`call`](ArangeLike::call).
     #[must_use = "nothing runs until .call()"]
     pub struct ArangeLike<'a> {
         inputs: Vec<&'a NDArray>,
@@ -7122,7 +7122,7 @@ pub mod contrib {
         BipartiteMatching { inputs: vec![data], attrs: vec![("threshold", threshold.attr_string())] }
     }
 
-    /// Builder of [`bipartite_matching`]: optional attributes of `_contrib_bipartite_matching`, then [`call`](BipartiteMatching::call).
+    /// Builder of [`bipartite_matching`](fn@bipartite_matching): optional attributes of `_contrib_bipartite_matching`, then [`call`](BipartiteMatching::call).
     #[must_use = "nothing runs until .call()"]
     pub struct BipartiteMatching<'a> {
         inputs: Vec<&'a NDArray>,
@@ -7160,7 +7160,7 @@ pub mod contrib {
         BooleanMask { inputs: vec![data, index], attrs: vec![] }
     }
 
-    /// Builder of [`boolean_mask`]: optional attributes of `_contrib_boolean_mask`, then [`call`](BooleanMask::call).
+    /// Builder of [`boolean_mask`](fn@boolean_mask): optional attributes of `_contrib_boolean_mask`, then [`call`](BooleanMask::call).
     #[must_use = "nothing runs until .call()"]
     pub struct BooleanMask<'a> {
         inputs: Vec<&'a NDArray>,
@@ -7192,7 +7192,7 @@ pub mod contrib {
         BoxDecode { inputs: vec![data, anchors], attrs: vec![] }
     }
 
-    /// Builder of [`box_decode`]: optional attributes of `_contrib_box_decode`, then [`call`](BoxDecode::call).
+    /// Builder of [`box_decode`](fn@box_decode): optional attributes of `_contrib_box_decode`, then [`call`](BoxDecode::call).
     #[must_use = "nothing runs until .call()"]
     pub struct BoxDecode<'a> {
         inputs: Vec<&'a NDArray>,
@@ -7266,7 +7266,7 @@ pub mod contrib {
         BoxIou { inputs: vec![lhs, rhs], attrs: vec![] }
     }
 
-    /// Builder of [`box_iou`]: optional attributes of `_contrib_box_iou`, then [`call`](BoxIou::call).
+    /// Builder of [`box_iou`](fn@box_iou): optional attributes of `_contrib_box_iou`, then [`call`](BoxIou::call).
     #[must_use = "nothing runs until .call()"]
     pub struct BoxIou<'a> {
         inputs: Vec<&'a NDArray>,
@@ -7298,7 +7298,7 @@ pub mod contrib {
         BoxNms { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`box_nms`]: optional attributes of `_contrib_box_nms`, then [`call`](BoxNms::call).
+    /// Builder of [`box_nms`](fn@box_nms): optional attributes of `_contrib_box_nms`, then [`call`](BoxNms::call).
     #[must_use = "nothing runs until .call()"]
     pub struct BoxNms<'a> {
         inputs: Vec<&'a NDArray>,
@@ -7384,7 +7384,7 @@ pub mod contrib {
         CalibrateEntropy { inputs: vec![hist, hist_edges], attrs: vec![] }
     }
 
-    /// Builder of [`calibrate_entropy`]: optional attributes of `_contrib_calibrate_entropy`, then [`call`](CalibrateEntropy::call).
+    /// Builder of [`calibrate_entropy`](fn@calibrate_entropy): optional attributes of `_contrib_calibrate_entropy`, then [`call`](CalibrateEntropy::call).
     #[must_use = "nothing runs until .call()"]
     pub struct CalibrateEntropy<'a> {
         inputs: Vec<&'a NDArray>,
@@ -7418,7 +7418,7 @@ pub mod contrib {
         CountSketch { inputs: vec![data, h, s], attrs: vec![("out_dim", out_dim.attr_string())] }
     }
 
-    /// Builder of [`count_sketch`]: optional attributes of `_contrib_count_sketch`, then [`call`](CountSketch::call).
+    /// Builder of [`count_sketch`](fn@count_sketch): optional attributes of `_contrib_count_sketch`, then [`call`](CountSketch::call).
     #[must_use = "nothing runs until .call()"]
     pub struct CountSketch<'a> {
         inputs: Vec<&'a NDArray>,
@@ -7450,7 +7450,7 @@ pub mod contrib {
         Dequantize { inputs: vec![data, min_range, max_range], attrs: vec![] }
     }
 
-    /// Builder of [`dequantize`]: optional attributes of `_contrib_dequantize`, then [`call`](Dequantize::call).
+    /// Builder of [`dequantize`](fn@dequantize): optional attributes of `_contrib_dequantize`, then [`call`](Dequantize::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Dequantize<'a> {
         inputs: Vec<&'a NDArray>,
@@ -7494,7 +7494,7 @@ pub mod contrib {
         Fft { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`fft`]: optional attributes of `_contrib_fft`, then [`call`](Fft::call).
+    /// Builder of [`fft`](fn@fft): optional attributes of `_contrib_fft`, then [`call`](Fft::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Fft<'a> {
         inputs: Vec<&'a NDArray>,
@@ -7526,7 +7526,7 @@ pub mod contrib {
         Gradientmultiplier { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`gradientmultiplier`]: optional attributes of `_contrib_gradientmultiplier`, then [`call`](Gradientmultiplier::call).
+    /// Builder of [`gradientmultiplier`](fn@gradientmultiplier): optional attributes of `_contrib_gradientmultiplier`, then [`call`](Gradientmultiplier::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Gradientmultiplier<'a> {
         inputs: Vec<&'a NDArray>,
@@ -7566,7 +7566,7 @@ pub mod contrib {
         GroupAdagradUpdate { inputs: vec![weight, grad, history], attrs: vec![("lr", lr.attr_string())] }
     }
 
-    /// Builder of [`group_adagrad_update`]: optional attributes of `_contrib_group_adagrad_update`, then [`call`](GroupAdagradUpdate::call).
+    /// Builder of [`group_adagrad_update`](fn@group_adagrad_update): optional attributes of `_contrib_group_adagrad_update`, then [`call`](GroupAdagradUpdate::call).
     #[must_use = "nothing runs until .call()"]
     pub struct GroupAdagradUpdate<'a> {
         inputs: Vec<&'a NDArray>,
@@ -7622,7 +7622,7 @@ pub mod contrib {
         Ifft { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`ifft`]: optional attributes of `_contrib_ifft`, then [`call`](Ifft::call).
+    /// Builder of [`ifft`](fn@ifft): optional attributes of `_contrib_ifft`, then [`call`](Ifft::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Ifft<'a> {
         inputs: Vec<&'a NDArray>,
@@ -7654,7 +7654,7 @@ pub mod contrib {
         IndexArray { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`index_array`]: optional attributes of `_contrib_index_array`, then [`call`](IndexArray::call).
+    /// Builder of [`index_array`](fn@index_array): optional attributes of `_contrib_index_array`, then [`call`](IndexArray::call).
     #[must_use = "nothing runs until .call()"]
     pub struct IndexArray<'a> {
         inputs: Vec<&'a NDArray>,
@@ -7754,7 +7754,7 @@ pub mod contrib {
         Quadratic { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`quadratic`]: optional attributes of `_contrib_quadratic`, then [`call`](Quadratic::call).
+    /// Builder of [`quadratic`](fn@quadratic): optional attributes of `_contrib_quadratic`, then [`call`](Quadratic::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Quadratic<'a> {
         inputs: Vec<&'a NDArray>,
@@ -7798,7 +7798,7 @@ pub mod contrib {
         Quantize { inputs: vec![data, min_range, max_range], attrs: vec![] }
     }
 
-    /// Builder of [`quantize`]: optional attributes of `_contrib_quantize`, then [`call`](Quantize::call).
+    /// Builder of [`quantize`](fn@quantize): optional attributes of `_contrib_quantize`, then [`call`](Quantize::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Quantize<'a> {
         inputs: Vec<&'a NDArray>,
@@ -7830,7 +7830,7 @@ pub mod contrib {
         QuantizeAsym { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`quantize_asym`]: optional attributes of `_contrib_quantize_asym`, then [`call`](QuantizeAsym::call).
+    /// Builder of [`quantize_asym`](fn@quantize_asym): optional attributes of `_contrib_quantize_asym`, then [`call`](QuantizeAsym::call).
     #[must_use = "nothing runs until .call()"]
     pub struct QuantizeAsym<'a> {
         inputs: Vec<&'a NDArray>,
@@ -7868,7 +7868,7 @@ pub mod contrib {
         QuantizeV2 { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`quantize_v2`]: optional attributes of `_contrib_quantize_v2`, then [`call`](QuantizeV2::call).
+    /// Builder of [`quantize_v2`](fn@quantize_v2): optional attributes of `_contrib_quantize_v2`, then [`call`](QuantizeV2::call).
     #[must_use = "nothing runs until .call()"]
     pub struct QuantizeV2<'a> {
         inputs: Vec<&'a NDArray>,
@@ -7926,7 +7926,7 @@ pub mod contrib {
         QuantizedBatchNorm { inputs: vec![data, gamma, beta, moving_mean, moving_var, min_data, max_data], attrs: vec![] }
     }
 
-    /// Builder of [`quantized_batch_norm`]: optional attributes of `_contrib_quantized_batch_norm`, then [`call`](QuantizedBatchNorm::call).
+    /// Builder of [`quantized_batch_norm`](fn@quantized_batch_norm): optional attributes of `_contrib_quantized_batch_norm`, then [`call`](QuantizedBatchNorm::call).
     #[must_use = "nothing runs until .call()"]
     pub struct QuantizedBatchNorm<'a> {
         inputs: Vec<&'a NDArray>,
@@ -8006,7 +8006,7 @@ pub mod contrib {
         QuantizedConcat { inputs: inputs.to_vec(), attrs: vec![("num_args", inputs.len().to_string())] }
     }
 
-    /// Builder of [`quantized_concat`]: optional attributes of `_contrib_quantized_concat`, then [`call`](QuantizedConcat::call).
+    /// Builder of [`quantized_concat`](fn@quantized_concat): optional attributes of `_contrib_quantized_concat`, then [`call`](QuantizedConcat::call).
     #[must_use = "nothing runs until .call()"]
     pub struct QuantizedConcat<'a> {
         inputs: Vec<&'a NDArray>,
@@ -8042,7 +8042,7 @@ pub mod contrib {
         QuantizedConv { inputs: inputs.to_vec(), attrs: vec![("kernel", kernel.attr_string()), ("num_filter", num_filter.attr_string())] }
     }
 
-    /// Builder of [`quantized_conv`]: optional attributes of `_contrib_quantized_conv`, then [`call`](QuantizedConv::call).
+    /// Builder of [`quantized_conv`](fn@quantized_conv): optional attributes of `_contrib_quantized_conv`, then [`call`](QuantizedConv::call).
     #[must_use = "nothing runs until .call()"]
     pub struct QuantizedConv<'a> {
         inputs: Vec<&'a NDArray>,
@@ -8122,7 +8122,7 @@ pub mod contrib {
         QuantizedElemwiseAdd { inputs: vec![lhs, rhs, lhs_min, lhs_max, rhs_min, rhs_max], attrs: vec![] }
     }
 
-    /// Builder of [`quantized_elemwise_add`]: optional attributes of `_contrib_quantized_elemwise_add`, then [`call`](QuantizedElemwiseAdd::call).
+    /// Builder of [`quantized_elemwise_add`](fn@quantized_elemwise_add): optional attributes of `_contrib_quantized_elemwise_add`, then [`call`](QuantizedElemwiseAdd::call).
     #[must_use = "nothing runs until .call()"]
     pub struct QuantizedElemwiseAdd<'a> {
         inputs: Vec<&'a NDArray>,
@@ -8160,7 +8160,7 @@ pub mod contrib {
         QuantizedElemwiseMul { inputs: vec![lhs, rhs, lhs_min, lhs_max, rhs_min, rhs_max], attrs: vec![] }
     }
 
-    /// Builder of [`quantized_elemwise_mul`]: optional attributes of `_contrib_quantized_elemwise_mul`, then [`call`](QuantizedElemwiseMul::call).
+    /// Builder of [`quantized_elemwise_mul`](fn@quantized_elemwise_mul): optional attributes of `_contrib_quantized_elemwise_mul`, then [`call`](QuantizedElemwiseMul::call).
     #[must_use = "nothing runs until .call()"]
     pub struct QuantizedElemwiseMul<'a> {
         inputs: Vec<&'a NDArray>,
@@ -8208,7 +8208,7 @@ pub mod contrib {
         QuantizedEmbedding { inputs: vec![data, weight, min_weight, max_weight], attrs: vec![("input_dim", input_dim.attr_string()), ("output_dim", output_dim.attr_string())] }
     }
 
-    /// Builder of [`quantized_embedding`]: optional attributes of `_contrib_quantized_embedding`, then [`call`](QuantizedEmbedding::call).
+    /// Builder of [`quantized_embedding`](fn@quantized_embedding): optional attributes of `_contrib_quantized_embedding`, then [`call`](QuantizedEmbedding::call).
     #[must_use = "nothing runs until .call()"]
     pub struct QuantizedEmbedding<'a> {
         inputs: Vec<&'a NDArray>,
@@ -8260,7 +8260,7 @@ pub mod contrib {
         QuantizedFullyConnected { inputs: inputs.to_vec(), attrs: vec![("num_hidden", num_hidden.attr_string())] }
     }
 
-    /// Builder of [`quantized_fully_connected`]: optional attributes of `_contrib_quantized_fully_connected`, then [`call`](QuantizedFullyConnected::call).
+    /// Builder of [`quantized_fully_connected`](fn@quantized_fully_connected): optional attributes of `_contrib_quantized_fully_connected`, then [`call`](QuantizedFullyConnected::call).
     #[must_use = "nothing runs until .call()"]
     pub struct QuantizedFullyConnected<'a> {
         inputs: Vec<&'a NDArray>,
@@ -8298,7 +8298,7 @@ pub mod contrib {
         QuantizedPooling { inputs: inputs.to_vec(), attrs: vec![] }
     }
 
-    /// Builder of [`quantized_pooling`]: optional attributes of `_contrib_quantized_pooling`, then [`call`](QuantizedPooling::call).
+    /// Builder of [`quantized_pooling`](fn@quantized_pooling): optional attributes of `_contrib_quantized_pooling`, then [`call`](QuantizedPooling::call).
     #[must_use = "nothing runs until .call()"]
     pub struct QuantizedPooling<'a> {
         inputs: Vec<&'a NDArray>,
@@ -8384,7 +8384,7 @@ pub mod contrib {
         Requantize { inputs: vec![data, min_range, max_range], attrs: vec![] }
     }
 
-    /// Builder of [`requantize`]: optional attributes of `_contrib_requantize`, then [`call`](Requantize::call).
+    /// Builder of [`requantize`](fn@requantize): optional attributes of `_contrib_requantize`, then [`call`](Requantize::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Requantize<'a> {
         inputs: Vec<&'a NDArray>,
@@ -8517,7 +8517,7 @@ pub mod image {
         Normalize { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`normalize`]: optional attributes of `_image_normalize`, then [`call`](Normalize::call).
+    /// Builder of [`normalize`](fn@normalize): optional attributes of `_image_normalize`, then [`call`](Normalize::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Normalize<'a> {
         inputs: Vec<&'a NDArray>,
@@ -8647,7 +8647,7 @@ pub mod image {
         RandomLighting { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`random_lighting`]: optional attributes of `_image_random_lighting`, then [`call`](RandomLighting::call).
+    /// Builder of [`random_lighting`](fn@random_lighting): optional attributes of `_image_random_lighting`, then [`call`](RandomLighting::call).
     #[must_use = "nothing runs until .call()"]
     pub struct RandomLighting<'a> {
         inputs: Vec<&'a NDArray>,
@@ -8695,7 +8695,7 @@ pub mod image {
         Resize { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`resize`]: optional attributes of `_image_resize`, then [`call`](Resize::call).
+    /// Builder of [`resize`](fn@resize): optional attributes of `_image_resize`, then [`call`](Resize::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Resize<'a> {
         inputs: Vec<&'a NDArray>,
@@ -8782,7 +8782,7 @@ pub mod internal {
         PoolingMaxGather { inputs: inputs.to_vec(), attrs: vec![] }
     }
 
-    /// Builder of [`pooling_max_gather`]: optional attributes of `_Pooling_max_gather`, then [`call`](PoolingMaxGather::call).
+    /// Builder of [`pooling_max_gather`](fn@pooling_max_gather): optional attributes of `_Pooling_max_gather`, then [`call`](PoolingMaxGather::call).
     #[must_use = "nothing runs until .call()"]
     pub struct PoolingMaxGather<'a> {
         inputs: Vec<&'a NDArray>,
@@ -8868,7 +8868,7 @@ pub mod internal {
         PoolingV1MaxGather { inputs: vec![grad, data, output], attrs: vec![] }
     }
 
-    /// Builder of [`pooling_v1_max_gather`]: optional attributes of `_Pooling_v1_max_gather`, then [`call`](PoolingV1MaxGather::call).
+    /// Builder of [`pooling_v1_max_gather`](fn@pooling_v1_max_gather): optional attributes of `_Pooling_v1_max_gather`, then [`call`](PoolingV1MaxGather::call).
     #[must_use = "nothing runs until .call()"]
     pub struct PoolingV1MaxGather<'a> {
         inputs: Vec<&'a NDArray>,
@@ -8934,7 +8934,7 @@ pub mod internal {
         AdamwUpdate { inputs: vec![weight, grad, mean, var, rescale_grad], attrs: vec![("lr", lr.attr_string()), ("eta", eta.attr_string())] }
     }
 
-    /// Builder of [`adamw_update`]: optional attributes of `_adamw_update`, then [`call`](AdamwUpdate::call).
+    /// Builder of [`adamw_update`](fn@adamw_update): optional attributes of `_adamw_update`, then [`call`](AdamwUpdate::call).
     #[must_use = "nothing runs until .call()"]
     pub struct AdamwUpdate<'a> {
         inputs: Vec<&'a NDArray>,
@@ -9004,7 +9004,7 @@ pub mod internal {
         Arange { inputs: vec![], attrs: vec![("start", start.attr_string())] }
     }
 
-    /// Builder of [`arange`]: optional attributes of `_arange`, then [`call`](Arange::call).
+    /// Builder of [`arange`](fn@arange): optional attributes of `_arange`, then [`call`](Arange::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Arange<'a> {
         inputs: Vec<&'a NDArray>,
@@ -9078,7 +9078,7 @@ pub mod internal {
         ChannelBroadcastLike { inputs: vec![data, like], attrs: vec![] }
     }
 
-    /// Builder of [`channel_broadcast_like`]: optional attributes of `_channel_broadcast_like`, then [`call`](ChannelBroadcastLike::call).
+    /// Builder of [`channel_broadcast_like`](fn@channel_broadcast_like): optional attributes of `_channel_broadcast_like`, then [`call`](ChannelBroadcastLike::call).
     #[must_use = "nothing runs until .call()"]
     pub struct ChannelBroadcastLike<'a> {
         inputs: Vec<&'a NDArray>,
@@ -9110,7 +9110,7 @@ pub mod internal {
         ChannelSum { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`channel_sum`]: optional attributes of `_channel_sum`, then [`call`](ChannelSum::call).
+    /// Builder of [`channel_sum`](fn@channel_sum): optional attributes of `_channel_sum`, then [`call`](ChannelSum::call).
     #[must_use = "nothing runs until .call()"]
     pub struct ChannelSum<'a> {
         inputs: Vec<&'a NDArray>,
@@ -9194,7 +9194,7 @@ pub mod internal {
         CvcopyMakeBorder { inputs: vec![src], attrs: vec![("top", top.attr_string()), ("bot", bot.attr_string()), ("left", left.attr_string()), ("right", right.attr_string())] }
     }
 
-    /// Builder of [`cvcopy_make_border`]: optional attributes of `_cvcopyMakeBorder`, then [`call`](CvcopyMakeBorder::call).
+    /// Builder of [`cvcopy_make_border`](fn@cvcopy_make_border): optional attributes of `_cvcopyMakeBorder`, then [`call`](CvcopyMakeBorder::call).
     #[must_use = "nothing runs until .call()"]
     pub struct CvcopyMakeBorder<'a> {
         inputs: Vec<&'a NDArray>,
@@ -9238,7 +9238,7 @@ pub mod internal {
         Cvimdecode { inputs: vec![buf], attrs: vec![] }
     }
 
-    /// Builder of [`cvimdecode`]: optional attributes of `_cvimdecode`, then [`call`](Cvimdecode::call).
+    /// Builder of [`cvimdecode`](fn@cvimdecode): optional attributes of `_cvimdecode`, then [`call`](Cvimdecode::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Cvimdecode<'a> {
         inputs: Vec<&'a NDArray>,
@@ -9278,7 +9278,7 @@ pub mod internal {
         Cvimread { inputs: inputs.to_vec(), attrs: vec![("filename", filename.attr_string())] }
     }
 
-    /// Builder of [`cvimread`]: optional attributes of `_cvimread`, then [`call`](Cvimread::call).
+    /// Builder of [`cvimread`](fn@cvimread): optional attributes of `_cvimread`, then [`call`](Cvimread::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Cvimread<'a> {
         inputs: Vec<&'a NDArray>,
@@ -9320,7 +9320,7 @@ pub mod internal {
         Cvimresize { inputs: vec![src], attrs: vec![("w", w.attr_string()), ("h", h.attr_string())] }
     }
 
-    /// Builder of [`cvimresize`]: optional attributes of `_cvimresize`, then [`call`](Cvimresize::call).
+    /// Builder of [`cvimresize`](fn@cvimresize): optional attributes of `_cvimresize`, then [`call`](Cvimresize::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Cvimresize<'a> {
         inputs: Vec<&'a NDArray>,
@@ -9352,7 +9352,7 @@ pub mod internal {
         DiagGrad { inputs: vec![ograd, data], attrs: vec![] }
     }
 
-    /// Builder of [`diag_grad`]: optional attributes of `_diag_grad`, then [`call`](DiagGrad::call).
+    /// Builder of [`diag_grad`](fn@diag_grad): optional attributes of `_diag_grad`, then [`call`](DiagGrad::call).
     #[must_use = "nothing runs until .call()"]
     pub struct DiagGrad<'a> {
         inputs: Vec<&'a NDArray>,
@@ -9408,7 +9408,7 @@ pub mod internal {
         DivScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`div_scalar`]: optional attributes of `_div_scalar`, then [`call`](DivScalar::call).
+    /// Builder of [`div_scalar`](fn@div_scalar): optional attributes of `_div_scalar`, then [`call`](DivScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct DivScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -9446,7 +9446,7 @@ pub mod internal {
         DotOutView { inputs: vec![data, lhs], attrs: vec![] }
     }
 
-    /// Builder of [`dot_out_view`]: optional attributes of `_dot_out_view`, then [`call`](DotOutView::call).
+    /// Builder of [`dot_out_view`](fn@dot_out_view): optional attributes of `_dot_out_view`, then [`call`](DotOutView::call).
     #[must_use = "nothing runs until .call()"]
     pub struct DotOutView<'a> {
         inputs: Vec<&'a NDArray>,
@@ -9502,7 +9502,7 @@ pub mod internal {
         EqualScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`equal_scalar`]: optional attributes of `_equal_scalar`, then [`call`](EqualScalar::call).
+    /// Builder of [`equal_scalar`](fn@equal_scalar): optional attributes of `_equal_scalar`, then [`call`](EqualScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct EqualScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -9542,7 +9542,7 @@ pub mod internal {
         Eye { inputs: vec![], attrs: vec![("N", n.attr_string())] }
     }
 
-    /// Builder of [`eye`]: optional attributes of `_eye`, then [`call`](Eye::call).
+    /// Builder of [`eye`](fn@eye): optional attributes of `_eye`, then [`call`](Eye::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Eye<'a> {
         inputs: Vec<&'a NDArray>,
@@ -9616,7 +9616,7 @@ pub mod internal {
         Full { inputs: vec![], attrs: vec![("value", value.attr_string())] }
     }
 
-    /// Builder of [`full`]: optional attributes of `_full`, then [`call`](Full::call).
+    /// Builder of [`full`](fn@full): optional attributes of `_full`, then [`call`](Full::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Full<'a> {
         inputs: Vec<&'a NDArray>,
@@ -9708,7 +9708,7 @@ pub mod internal {
         GreaterEqualScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`greater_equal_scalar`]: optional attributes of `_greater_equal_scalar`, then [`call`](GreaterEqualScalar::call).
+    /// Builder of [`greater_equal_scalar`](fn@greater_equal_scalar): optional attributes of `_greater_equal_scalar`, then [`call`](GreaterEqualScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct GreaterEqualScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -9746,7 +9746,7 @@ pub mod internal {
         GreaterScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`greater_scalar`]: optional attributes of `_greater_scalar`, then [`call`](GreaterScalar::call).
+    /// Builder of [`greater_scalar`](fn@greater_scalar): optional attributes of `_greater_scalar`, then [`call`](GreaterScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct GreaterScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -9784,7 +9784,7 @@ pub mod internal {
         Histogram { inputs: vec![data, bins], attrs: vec![] }
     }
 
-    /// Builder of [`histogram`]: optional attributes of `_histogram`, then [`call`](Histogram::call).
+    /// Builder of [`histogram`](fn@histogram): optional attributes of `_histogram`, then [`call`](Histogram::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Histogram<'a> {
         inputs: Vec<&'a NDArray>,
@@ -9834,7 +9834,7 @@ pub mod internal {
         HypotScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`hypot_scalar`]: optional attributes of `_hypot_scalar`, then [`call`](HypotScalar::call).
+    /// Builder of [`hypot_scalar`](fn@hypot_scalar): optional attributes of `_hypot_scalar`, then [`call`](HypotScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct HypotScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -9908,7 +9908,7 @@ pub mod internal {
         LesserEqualScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`lesser_equal_scalar`]: optional attributes of `_lesser_equal_scalar`, then [`call`](LesserEqualScalar::call).
+    /// Builder of [`lesser_equal_scalar`](fn@lesser_equal_scalar): optional attributes of `_lesser_equal_scalar`, then [`call`](LesserEqualScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct LesserEqualScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -9946,7 +9946,7 @@ pub mod internal {
         LesserScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`lesser_scalar`]: optional attributes of `_lesser_scalar`, then [`call`](LesserScalar::call).
+    /// Builder of [`lesser_scalar`](fn@lesser_scalar): optional attributes of `_lesser_scalar`, then [`call`](LesserScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct LesserScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -9990,7 +9990,7 @@ pub mod internal {
         Linspace { inputs: vec![], attrs: vec![("start", start.attr_string()), ("stop", stop.attr_string()), ("num", num.attr_string())] }
     }
 
-    /// Builder of [`linspace`]: optional attributes of `_linspace`, then [`call`](Linspace::call).
+    /// Builder of [`linspace`](fn@linspace): optional attributes of `_linspace`, then [`call`](Linspace::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Linspace<'a> {
         inputs: Vec<&'a NDArray>,
@@ -10046,7 +10046,7 @@ pub mod internal {
         LogicalAndScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`logical_and_scalar`]: optional attributes of `_logical_and_scalar`, then [`call`](LogicalAndScalar::call).
+    /// Builder of [`logical_and_scalar`](fn@logical_and_scalar): optional attributes of `_logical_and_scalar`, then [`call`](LogicalAndScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct LogicalAndScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -10096,7 +10096,7 @@ pub mod internal {
         LogicalOrScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`logical_or_scalar`]: optional attributes of `_logical_or_scalar`, then [`call`](LogicalOrScalar::call).
+    /// Builder of [`logical_or_scalar`](fn@logical_or_scalar): optional attributes of `_logical_or_scalar`, then [`call`](LogicalOrScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct LogicalOrScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -10146,7 +10146,7 @@ pub mod internal {
         LogicalXorScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`logical_xor_scalar`]: optional attributes of `_logical_xor_scalar`, then [`call`](LogicalXorScalar::call).
+    /// Builder of [`logical_xor_scalar`](fn@logical_xor_scalar): optional attributes of `_logical_xor_scalar`, then [`call`](LogicalXorScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct LogicalXorScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -10184,7 +10184,7 @@ pub mod internal {
         MatrixView { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`matrix_view`]: optional attributes of `_matrix_view`, then [`call`](MatrixView::call).
+    /// Builder of [`matrix_view`](fn@matrix_view): optional attributes of `_matrix_view`, then [`call`](MatrixView::call).
     #[must_use = "nothing runs until .call()"]
     pub struct MatrixView<'a> {
         inputs: Vec<&'a NDArray>,
@@ -10228,7 +10228,7 @@ pub mod internal {
         MaximumScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`maximum_scalar`]: optional attributes of `_maximum_scalar`, then [`call`](MaximumScalar::call).
+    /// Builder of [`maximum_scalar`](fn@maximum_scalar): optional attributes of `_maximum_scalar`, then [`call`](MaximumScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct MaximumScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -10278,7 +10278,7 @@ pub mod internal {
         MinimumScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`minimum_scalar`]: optional attributes of `_minimum_scalar`, then [`call`](MinimumScalar::call).
+    /// Builder of [`minimum_scalar`](fn@minimum_scalar): optional attributes of `_minimum_scalar`, then [`call`](MinimumScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct MinimumScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -10316,7 +10316,7 @@ pub mod internal {
         MinusScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`minus_scalar`]: optional attributes of `_minus_scalar`, then [`call`](MinusScalar::call).
+    /// Builder of [`minus_scalar`](fn@minus_scalar): optional attributes of `_minus_scalar`, then [`call`](MinusScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct MinusScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -10366,7 +10366,7 @@ pub mod internal {
         ModScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`mod_scalar`]: optional attributes of `_mod_scalar`, then [`call`](ModScalar::call).
+    /// Builder of [`mod_scalar`](fn@mod_scalar): optional attributes of `_mod_scalar`, then [`call`](ModScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct ModScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -10408,7 +10408,7 @@ pub mod internal {
         MpAdamwUpdate { inputs: vec![weight, grad, mean, var, weight32, rescale_grad], attrs: vec![("lr", lr.attr_string()), ("eta", eta.attr_string())] }
     }
 
-    /// Builder of [`mp_adamw_update`]: optional attributes of `_mp_adamw_update`, then [`call`](MpAdamwUpdate::call).
+    /// Builder of [`mp_adamw_update`](fn@mp_adamw_update): optional attributes of `_mp_adamw_update`, then [`call`](MpAdamwUpdate::call).
     #[must_use = "nothing runs until .call()"]
     pub struct MpAdamwUpdate<'a> {
         inputs: Vec<&'a NDArray>,
@@ -10464,7 +10464,7 @@ pub mod internal {
         MulScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`mul_scalar`]: optional attributes of `_mul_scalar`, then [`call`](MulScalar::call).
+    /// Builder of [`mul_scalar`](fn@mul_scalar): optional attributes of `_mul_scalar`, then [`call`](MulScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct MulScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -10508,7 +10508,7 @@ pub mod internal {
         MultiAdamwUpdate { inputs: vec![weight_0, grad_0, mean_0, var_0, rescale_grad], attrs: vec![("lrs", lrs.attr_string()), ("wds", wds.attr_string()), ("etas", etas.attr_string())] }
     }
 
-    /// Builder of [`multi_adamw_update`]: optional attributes of `_multi_adamw_update`, then [`call`](MultiAdamwUpdate::call).
+    /// Builder of [`multi_adamw_update`](fn@multi_adamw_update): optional attributes of `_multi_adamw_update`, then [`call`](MultiAdamwUpdate::call).
     #[must_use = "nothing runs until .call()"]
     pub struct MultiAdamwUpdate<'a> {
         inputs: Vec<&'a NDArray>,
@@ -10570,7 +10570,7 @@ pub mod internal {
         MultiLambUpdate { inputs: inputs.to_vec(), attrs: vec![("learning_rates", learning_rates.attr_string()), ("wds", wds.attr_string()), ("step_count", step_count.attr_string())] }
     }
 
-    /// Builder of [`multi_lamb_update`]: optional attributes of `_multi_lamb_update`, then [`call`](MultiLambUpdate::call).
+    /// Builder of [`multi_lamb_update`](fn@multi_lamb_update): optional attributes of `_multi_lamb_update`, then [`call`](MultiLambUpdate::call).
     #[must_use = "nothing runs until .call()"]
     pub struct MultiLambUpdate<'a> {
         inputs: Vec<&'a NDArray>,
@@ -10656,7 +10656,7 @@ pub mod internal {
         MultiMpAdamwUpdate { inputs: vec![weight_0, grad_0, mean_0, var_0, weight32_0, rescale_grad], attrs: vec![("lrs", lrs.attr_string()), ("wds", wds.attr_string()), ("etas", etas.attr_string())] }
     }
 
-    /// Builder of [`multi_mp_adamw_update`]: optional attributes of `_multi_mp_adamw_update`, then [`call`](MultiMpAdamwUpdate::call).
+    /// Builder of [`multi_mp_adamw_update`](fn@multi_mp_adamw_update): optional attributes of `_multi_mp_adamw_update`, then [`call`](MultiMpAdamwUpdate::call).
     #[must_use = "nothing runs until .call()"]
     pub struct MultiMpAdamwUpdate<'a> {
         inputs: Vec<&'a NDArray>,
@@ -10718,7 +10718,7 @@ pub mod internal {
         MultiMpLambUpdate { inputs: inputs.to_vec(), attrs: vec![("learning_rates", learning_rates.attr_string()), ("wds", wds.attr_string()), ("step_count", step_count.attr_string())] }
     }
 
-    /// Builder of [`multi_mp_lamb_update`]: optional attributes of `_multi_mp_lamb_update`, then [`call`](MultiMpLambUpdate::call).
+    /// Builder of [`multi_mp_lamb_update`](fn@multi_mp_lamb_update): optional attributes of `_multi_mp_lamb_update`, then [`call`](MultiMpLambUpdate::call).
     #[must_use = "nothing runs until .call()"]
     pub struct MultiMpLambUpdate<'a> {
         inputs: Vec<&'a NDArray>,
@@ -10798,7 +10798,7 @@ pub mod internal {
         NnActDeriv { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`nn_act_deriv`]: optional attributes of `_nn_act_deriv`, then [`call`](NnActDeriv::call).
+    /// Builder of [`nn_act_deriv`](fn@nn_act_deriv): optional attributes of `_nn_act_deriv`, then [`call`](NnActDeriv::call).
     #[must_use = "nothing runs until .call()"]
     pub struct NnActDeriv<'a> {
         inputs: Vec<&'a NDArray>,
@@ -10830,7 +10830,7 @@ pub mod internal {
         NnActDeriv2 { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`nn_act_deriv2`]: optional attributes of `_nn_act_deriv2`, then [`call`](NnActDeriv2::call).
+    /// Builder of [`nn_act_deriv2`](fn@nn_act_deriv2): optional attributes of `_nn_act_deriv2`, then [`call`](NnActDeriv2::call).
     #[must_use = "nothing runs until .call()"]
     pub struct NnActDeriv2<'a> {
         inputs: Vec<&'a NDArray>,
@@ -10862,7 +10862,7 @@ pub mod internal {
         NnChannelBcast { inputs: vec![data, like], attrs: vec![] }
     }
 
-    /// Builder of [`nn_channel_bcast`]: optional attributes of `_nn_channel_bcast`, then [`call`](NnChannelBcast::call).
+    /// Builder of [`nn_channel_bcast`](fn@nn_channel_bcast): optional attributes of `_nn_channel_bcast`, then [`call`](NnChannelBcast::call).
     #[must_use = "nothing runs until .call()"]
     pub struct NnChannelBcast<'a> {
         inputs: Vec<&'a NDArray>,
@@ -10894,7 +10894,7 @@ pub mod internal {
         NnChannelSum { inputs: vec![data, like], attrs: vec![] }
     }
 
-    /// Builder of [`nn_channel_sum`]: optional attributes of `_nn_channel_sum`, then [`call`](NnChannelSum::call).
+    /// Builder of [`nn_channel_sum`](fn@nn_channel_sum): optional attributes of `_nn_channel_sum`, then [`call`](NnChannelSum::call).
     #[must_use = "nothing runs until .call()"]
     pub struct NnChannelSum<'a> {
         inputs: Vec<&'a NDArray>,
@@ -10950,7 +10950,7 @@ pub mod internal {
         NotEqualScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`not_equal_scalar`]: optional attributes of `_not_equal_scalar`, then [`call`](NotEqualScalar::call).
+    /// Builder of [`not_equal_scalar`](fn@not_equal_scalar): optional attributes of `_not_equal_scalar`, then [`call`](NotEqualScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct NotEqualScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11000,7 +11000,7 @@ pub mod internal {
         Ones { inputs: vec![], attrs: vec![] }
     }
 
-    /// Builder of [`ones`]: optional attributes of `_ones`, then [`call`](Ones::call).
+    /// Builder of [`ones`](fn@ones): optional attributes of `_ones`, then [`call`](Ones::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Ones<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11048,7 +11048,7 @@ pub mod internal {
         PadGrad { inputs: vec![ograd], attrs: vec![("mode", mode.attr_string()), ("pad_width", pad_width.attr_string())] }
     }
 
-    /// Builder of [`pad_grad`]: optional attributes of `_pad_grad`, then [`call`](PadGrad::call).
+    /// Builder of [`pad_grad`](fn@pad_grad): optional attributes of `_pad_grad`, then [`call`](PadGrad::call).
     #[must_use = "nothing runs until .call()"]
     pub struct PadGrad<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11080,7 +11080,7 @@ pub mod internal {
         PickBackward { inputs: vec![data, index, like], attrs: vec![] }
     }
 
-    /// Builder of [`pick_backward`]: optional attributes of `_pick_backward`, then [`call`](PickBackward::call).
+    /// Builder of [`pick_backward`](fn@pick_backward): optional attributes of `_pick_backward`, then [`call`](PickBackward::call).
     #[must_use = "nothing runs until .call()"]
     pub struct PickBackward<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11124,7 +11124,7 @@ pub mod internal {
         PlusScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`plus_scalar`]: optional attributes of `_plus_scalar`, then [`call`](PlusScalar::call).
+    /// Builder of [`plus_scalar`](fn@plus_scalar): optional attributes of `_plus_scalar`, then [`call`](PlusScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct PlusScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11186,7 +11186,7 @@ pub mod internal {
         PowerScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`power_scalar`]: optional attributes of `_power_scalar`, then [`call`](PowerScalar::call).
+    /// Builder of [`power_scalar`](fn@power_scalar): optional attributes of `_power_scalar`, then [`call`](PowerScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct PowerScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11224,7 +11224,7 @@ pub mod internal {
         RavelMultiIndex { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`ravel_multi_index`]: optional attributes of `_ravel_multi_index`, then [`call`](RavelMultiIndex::call).
+    /// Builder of [`ravel_multi_index`](fn@ravel_multi_index): optional attributes of `_ravel_multi_index`, then [`call`](RavelMultiIndex::call).
     #[must_use = "nothing runs until .call()"]
     pub struct RavelMultiIndex<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11256,7 +11256,7 @@ pub mod internal {
         RdivScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`rdiv_scalar`]: optional attributes of `_rdiv_scalar`, then [`call`](RdivScalar::call).
+    /// Builder of [`rdiv_scalar`](fn@rdiv_scalar): optional attributes of `_rdiv_scalar`, then [`call`](RdivScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct RdivScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11294,7 +11294,7 @@ pub mod internal {
         ReduceBcast { inputs: vec![data, like], attrs: vec![] }
     }
 
-    /// Builder of [`reduce_bcast`]: optional attributes of `_reduce_bcast`, then [`call`](ReduceBcast::call).
+    /// Builder of [`reduce_bcast`](fn@reduce_bcast): optional attributes of `_reduce_bcast`, then [`call`](ReduceBcast::call).
     #[must_use = "nothing runs until .call()"]
     pub struct ReduceBcast<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11344,7 +11344,7 @@ pub mod internal {
         ReduceExtremumMask { inputs: vec![data, out], attrs: vec![] }
     }
 
-    /// Builder of [`reduce_extremum_mask`]: optional attributes of `_reduce_extremum_mask`, then [`call`](ReduceExtremumMask::call).
+    /// Builder of [`reduce_extremum_mask`](fn@reduce_extremum_mask): optional attributes of `_reduce_extremum_mask`, then [`call`](ReduceExtremumMask::call).
     #[must_use = "nothing runs until .call()"]
     pub struct ReduceExtremumMask<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11438,7 +11438,7 @@ pub mod internal {
         RepeatGrad { inputs: vec![ograd, data], attrs: vec![("repeats", repeats.attr_string())] }
     }
 
-    /// Builder of [`repeat_grad`]: optional attributes of `_repeat_grad`, then [`call`](RepeatGrad::call).
+    /// Builder of [`repeat_grad`](fn@repeat_grad): optional attributes of `_repeat_grad`, then [`call`](RepeatGrad::call).
     #[must_use = "nothing runs until .call()"]
     pub struct RepeatGrad<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11482,7 +11482,7 @@ pub mod internal {
         RminusScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`rminus_scalar`]: optional attributes of `_rminus_scalar`, then [`call`](RminusScalar::call).
+    /// Builder of [`rminus_scalar`](fn@rminus_scalar): optional attributes of `_rminus_scalar`, then [`call`](RminusScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct RminusScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11520,7 +11520,7 @@ pub mod internal {
         RmodScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`rmod_scalar`]: optional attributes of `_rmod_scalar`, then [`call`](RmodScalar::call).
+    /// Builder of [`rmod_scalar`](fn@rmod_scalar): optional attributes of `_rmod_scalar`, then [`call`](RmodScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct RmodScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11558,7 +11558,7 @@ pub mod internal {
         RnnParamConcat { inputs: inputs.to_vec(), attrs: vec![("num_args", inputs.len().to_string())] }
     }
 
-    /// Builder of [`rnn_param_concat`]: optional attributes of `_rnn_param_concat`, then [`call`](RnnParamConcat::call).
+    /// Builder of [`rnn_param_concat`](fn@rnn_param_concat): optional attributes of `_rnn_param_concat`, then [`call`](RnnParamConcat::call).
     #[must_use = "nothing runs until .call()"]
     pub struct RnnParamConcat<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11590,7 +11590,7 @@ pub mod internal {
         RpowerScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`rpower_scalar`]: optional attributes of `_rpower_scalar`, then [`call`](RpowerScalar::call).
+    /// Builder of [`rpower_scalar`](fn@rpower_scalar): optional attributes of `_rpower_scalar`, then [`call`](RpowerScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct RpowerScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11628,7 +11628,7 @@ pub mod internal {
         ScatterAddAlongAxis { inputs: vec![data, indices, like], attrs: vec![] }
     }
 
-    /// Builder of [`scatter_add_along_axis`]: optional attributes of `_scatter_add_along_axis`, then [`call`](ScatterAddAlongAxis::call).
+    /// Builder of [`scatter_add_along_axis`](fn@scatter_add_along_axis): optional attributes of `_scatter_add_along_axis`, then [`call`](ScatterAddAlongAxis::call).
     #[must_use = "nothing runs until .call()"]
     pub struct ScatterAddAlongAxis<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11672,7 +11672,7 @@ pub mod internal {
         ScatterMinusScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`scatter_minus_scalar`]: optional attributes of `_scatter_minus_scalar`, then [`call`](ScatterMinusScalar::call).
+    /// Builder of [`scatter_minus_scalar`](fn@scatter_minus_scalar): optional attributes of `_scatter_minus_scalar`, then [`call`](ScatterMinusScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct ScatterMinusScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11710,7 +11710,7 @@ pub mod internal {
         ScatterPlusScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`scatter_plus_scalar`]: optional attributes of `_scatter_plus_scalar`, then [`call`](ScatterPlusScalar::call).
+    /// Builder of [`scatter_plus_scalar`](fn@scatter_plus_scalar): optional attributes of `_scatter_plus_scalar`, then [`call`](ScatterPlusScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct ScatterPlusScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11776,7 +11776,7 @@ pub mod internal {
         SgMkldnnConv { inputs: inputs.to_vec(), attrs: vec![] }
     }
 
-    /// Builder of [`sg_mkldnn_conv`]: optional attributes of `_sg_mkldnn_conv`, then [`call`](SgMkldnnConv::call).
+    /// Builder of [`sg_mkldnn_conv`](fn@sg_mkldnn_conv): optional attributes of `_sg_mkldnn_conv`, then [`call`](SgMkldnnConv::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SgMkldnnConv<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11850,7 +11850,7 @@ pub mod internal {
         SgMkldnnFullyConnected { inputs: { let mut v = vec![arg0, arg1, arg2]; v.extend(min_arg0); v.extend(max_arg0); v.extend(min_arg1); v.extend(max_arg1); v.extend(min_arg2); v.extend(max_arg2); v }, attrs: vec![("quantized", if min_arg0.is_some() { "True" } else { "False" }.to_string())] }
     }
 
-    /// Builder of [`sg_mkldnn_fully_connected`]: optional attributes of `_sg_mkldnn_fully_connected`, then [`call`](SgMkldnnFullyConnected::call).
+    /// Builder of [`sg_mkldnn_fully_connected`](fn@sg_mkldnn_fully_connected): optional attributes of `_sg_mkldnn_fully_connected`, then [`call`](SgMkldnnFullyConnected::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SgMkldnnFullyConnected<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11908,7 +11908,7 @@ pub mod internal {
         SgMkldnnSelfattQk { inputs: vec![queries_keys_values], attrs: vec![("heads", heads.attr_string())] }
     }
 
-    /// Builder of [`sg_mkldnn_selfatt_qk`]: optional attributes of `_sg_mkldnn_selfatt_qk`, then [`call`](SgMkldnnSelfattQk::call).
+    /// Builder of [`sg_mkldnn_selfatt_qk`](fn@sg_mkldnn_selfatt_qk): optional attributes of `_sg_mkldnn_selfatt_qk`, then [`call`](SgMkldnnSelfattQk::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SgMkldnnSelfattQk<'a> {
         inputs: Vec<&'a NDArray>,
@@ -11960,7 +11960,7 @@ pub mod internal {
         SgMkldnnSelfattValatt { inputs: vec![queries_keys_values, attention], attrs: vec![("heads", heads.attr_string())] }
     }
 
-    /// Builder of [`sg_mkldnn_selfatt_valatt`]: optional attributes of `_sg_mkldnn_selfatt_valatt`, then [`call`](SgMkldnnSelfattValatt::call).
+    /// Builder of [`sg_mkldnn_selfatt_valatt`](fn@sg_mkldnn_selfatt_valatt): optional attributes of `_sg_mkldnn_selfatt_valatt`, then [`call`](SgMkldnnSelfattValatt::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SgMkldnnSelfattValatt<'a> {
         inputs: Vec<&'a NDArray>,
@@ -12014,7 +12014,7 @@ pub mod internal {
         SgOnednnConv { inputs: inputs.to_vec(), attrs: vec![("kernel", kernel.attr_string()), ("num_filter", num_filter.attr_string())] }
     }
 
-    /// Builder of [`sg_onednn_conv`]: optional attributes of `_sg_onednn_conv`, then [`call`](SgOnednnConv::call).
+    /// Builder of [`sg_onednn_conv`](fn@sg_onednn_conv): optional attributes of `_sg_onednn_conv`, then [`call`](SgOnednnConv::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SgOnednnConv<'a> {
         inputs: Vec<&'a NDArray>,
@@ -12120,7 +12120,7 @@ pub mod internal {
         SgOnednnFullyConnected { inputs: inputs.to_vec(), attrs: vec![("num_hidden", num_hidden.attr_string())] }
     }
 
-    /// Builder of [`sg_onednn_fully_connected`]: optional attributes of `_sg_onednn_fully_connected`, then [`call`](SgOnednnFullyConnected::call).
+    /// Builder of [`sg_onednn_fully_connected`](fn@sg_onednn_fully_connected): optional attributes of `_sg_onednn_fully_connected`, then [`call`](SgOnednnFullyConnected::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SgOnednnFullyConnected<'a> {
         inputs: Vec<&'a NDArray>,
@@ -12192,7 +12192,7 @@ pub mod internal {
         SliceAssign { inputs: inputs.to_vec(), attrs: vec![("begin", begin.attr_string()), ("end", end.attr_string())] }
     }
 
-    /// Builder of [`slice_assign`]: optional attributes of `_slice_assign`, then [`call`](SliceAssign::call).
+    /// Builder of [`slice_assign`](fn@slice_assign): optional attributes of `_slice_assign`, then [`call`](SliceAssign::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SliceAssign<'a> {
         inputs: Vec<&'a NDArray>,
@@ -12228,7 +12228,7 @@ pub mod internal {
         SliceAssignScalar { inputs: inputs.to_vec(), attrs: vec![("begin", begin.attr_string()), ("end", end.attr_string())] }
     }
 
-    /// Builder of [`slice_assign_scalar`]: optional attributes of `_slice_assign_scalar`, then [`call`](SliceAssignScalar::call).
+    /// Builder of [`slice_assign_scalar`](fn@slice_assign_scalar): optional attributes of `_slice_assign_scalar`, then [`call`](SliceAssignScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SliceAssignScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -12284,7 +12284,7 @@ pub mod internal {
         SliceLikeGrad { inputs: vec![ograd, data], attrs: vec![] }
     }
 
-    /// Builder of [`slice_like_grad`]: optional attributes of `_slice_like_grad`, then [`call`](SliceLikeGrad::call).
+    /// Builder of [`slice_like_grad`](fn@slice_like_grad): optional attributes of `_slice_like_grad`, then [`call`](SliceLikeGrad::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SliceLikeGrad<'a> {
         inputs: Vec<&'a NDArray>,
@@ -12316,7 +12316,7 @@ pub mod internal {
         SplitLike { inputs: inputs.to_vec(), attrs: vec![("num_args", inputs.len().to_string())] }
     }
 
-    /// Builder of [`split_like`]: optional attributes of `_split_like`, then [`call`](SplitLike::call).
+    /// Builder of [`split_like`](fn@split_like): optional attributes of `_split_like`, then [`call`](SplitLike::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SplitLike<'a> {
         inputs: Vec<&'a NDArray>,
@@ -12350,7 +12350,7 @@ pub mod internal {
         SplitV2 { inputs: vec![data], attrs: vec![("indices", indices.attr_string())] }
     }
 
-    /// Builder of [`split_v2`]: optional attributes of `_split_v2`, then [`call`](SplitV2::call).
+    /// Builder of [`split_v2`](fn@split_v2): optional attributes of `_split_v2`, then [`call`](SplitV2::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SplitV2<'a> {
         inputs: Vec<&'a NDArray>,
@@ -12394,7 +12394,7 @@ pub mod internal {
         SquareSum { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`square_sum`]: optional attributes of `_square_sum`, then [`call`](SquareSum::call).
+    /// Builder of [`square_sum`](fn@square_sum): optional attributes of `_square_sum`, then [`call`](SquareSum::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SquareSum<'a> {
         inputs: Vec<&'a NDArray>,
@@ -12438,7 +12438,7 @@ pub mod internal {
         TakeAlongAxis { inputs: vec![data, indices], attrs: vec![] }
     }
 
-    /// Builder of [`take_along_axis`]: optional attributes of `_take_along_axis`, then [`call`](TakeAlongAxis::call).
+    /// Builder of [`take_along_axis`](fn@take_along_axis): optional attributes of `_take_along_axis`, then [`call`](TakeAlongAxis::call).
     #[must_use = "nothing runs until .call()"]
     pub struct TakeAlongAxis<'a> {
         inputs: Vec<&'a NDArray>,
@@ -12470,7 +12470,7 @@ pub mod internal {
         TakeBackward { inputs: vec![data, indices, like], attrs: vec![] }
     }
 
-    /// Builder of [`take_backward`]: optional attributes of `_take_backward`, then [`call`](TakeBackward::call).
+    /// Builder of [`take_backward`](fn@take_backward): optional attributes of `_take_backward`, then [`call`](TakeBackward::call).
     #[must_use = "nothing runs until .call()"]
     pub struct TakeBackward<'a> {
         inputs: Vec<&'a NDArray>,
@@ -12534,7 +12534,7 @@ pub mod internal {
         UnravelIndex { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`unravel_index`]: optional attributes of `_unravel_index`, then [`call`](UnravelIndex::call).
+    /// Builder of [`unravel_index`](fn@unravel_index): optional attributes of `_unravel_index`, then [`call`](UnravelIndex::call).
     #[must_use = "nothing runs until .call()"]
     pub struct UnravelIndex<'a> {
         inputs: Vec<&'a NDArray>,
@@ -12590,7 +12590,7 @@ pub mod internal {
         Zeros { inputs: vec![], attrs: vec![] }
     }
 
-    /// Builder of [`zeros`]: optional attributes of `_zeros`, then [`call`](Zeros::call).
+    /// Builder of [`zeros`](fn@zeros): optional attributes of `_zeros`, then [`call`](Zeros::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Zeros<'a> {
         inputs: Vec<&'a NDArray>,
@@ -12634,7 +12634,7 @@ pub mod internal {
         ZerosWithoutDtype { inputs: vec![], attrs: vec![] }
     }
 
-    /// Builder of [`zeros_without_dtype`]: optional attributes of `_zeros_without_dtype`, then [`call`](ZerosWithoutDtype::call).
+    /// Builder of [`zeros_without_dtype`](fn@zeros_without_dtype): optional attributes of `_zeros_without_dtype`, then [`call`](ZerosWithoutDtype::call).
     #[must_use = "nothing runs until .call()"]
     pub struct ZerosWithoutDtype<'a> {
         inputs: Vec<&'a NDArray>,
@@ -12721,7 +12721,7 @@ pub mod linalg {
         Extractdiag { inputs: vec![a], attrs: vec![] }
     }
 
-    /// Builder of [`extractdiag`]: optional attributes of `_linalg_extractdiag`, then [`call`](Extractdiag::call).
+    /// Builder of [`extractdiag`](fn@extractdiag): optional attributes of `_linalg_extractdiag`, then [`call`](Extractdiag::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Extractdiag<'a> {
         inputs: Vec<&'a NDArray>,
@@ -12753,7 +12753,7 @@ pub mod linalg {
         Extracttrian { inputs: vec![a], attrs: vec![] }
     }
 
-    /// Builder of [`extracttrian`]: optional attributes of `_linalg_extracttrian`, then [`call`](Extracttrian::call).
+    /// Builder of [`extracttrian`](fn@extracttrian): optional attributes of `_linalg_extracttrian`, then [`call`](Extracttrian::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Extracttrian<'a> {
         inputs: Vec<&'a NDArray>,
@@ -12803,7 +12803,7 @@ pub mod linalg {
         Gemm { inputs: vec![a, b, c], attrs: vec![] }
     }
 
-    /// Builder of [`gemm`]: optional attributes of `_linalg_gemm`, then [`call`](Gemm::call).
+    /// Builder of [`gemm`](fn@gemm): optional attributes of `_linalg_gemm`, then [`call`](Gemm::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Gemm<'a> {
         inputs: Vec<&'a NDArray>,
@@ -12859,7 +12859,7 @@ pub mod linalg {
         Gemm2 { inputs: vec![a, b], attrs: vec![] }
     }
 
-    /// Builder of [`gemm2`]: optional attributes of `_linalg_gemm2`, then [`call`](Gemm2::call).
+    /// Builder of [`gemm2`](fn@gemm2): optional attributes of `_linalg_gemm2`, then [`call`](Gemm2::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Gemm2<'a> {
         inputs: Vec<&'a NDArray>,
@@ -12921,7 +12921,7 @@ pub mod linalg {
         Makediag { inputs: vec![a], attrs: vec![] }
     }
 
-    /// Builder of [`makediag`]: optional attributes of `_linalg_makediag`, then [`call`](Makediag::call).
+    /// Builder of [`makediag`](fn@makediag): optional attributes of `_linalg_makediag`, then [`call`](Makediag::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Makediag<'a> {
         inputs: Vec<&'a NDArray>,
@@ -12953,7 +12953,7 @@ pub mod linalg {
         Maketrian { inputs: vec![a], attrs: vec![] }
     }
 
-    /// Builder of [`maketrian`]: optional attributes of `_linalg_maketrian`, then [`call`](Maketrian::call).
+    /// Builder of [`maketrian`](fn@maketrian): optional attributes of `_linalg_maketrian`, then [`call`](Maketrian::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Maketrian<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13051,7 +13051,7 @@ pub mod linalg {
         Syrk { inputs: vec![a], attrs: vec![] }
     }
 
-    /// Builder of [`syrk`]: optional attributes of `_linalg_syrk`, then [`call`](Syrk::call).
+    /// Builder of [`syrk`](fn@syrk): optional attributes of `_linalg_syrk`, then [`call`](Syrk::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Syrk<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13089,7 +13089,7 @@ pub mod linalg {
         Trmm { inputs: vec![a, b], attrs: vec![] }
     }
 
-    /// Builder of [`trmm`]: optional attributes of `_linalg_trmm`, then [`call`](Trmm::call).
+    /// Builder of [`trmm`](fn@trmm): optional attributes of `_linalg_trmm`, then [`call`](Trmm::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Trmm<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13139,7 +13139,7 @@ pub mod linalg {
         Trsm { inputs: vec![a, b], attrs: vec![] }
     }
 
-    /// Builder of [`trsm`]: optional attributes of `_linalg_trsm`, then [`call`](Trsm::call).
+    /// Builder of [`trsm`](fn@trsm): optional attributes of `_linalg_trsm`, then [`call`](Trsm::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Trsm<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13196,7 +13196,7 @@ pub mod np {
         All { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`all`]: optional attributes of `_np_all`, then [`call`](All::call).
+    /// Builder of [`all`](fn@all): optional attributes of `_np_all`, then [`call`](All::call).
     #[must_use = "nothing runs until .call()"]
     pub struct All<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13234,7 +13234,7 @@ pub mod np {
         Any { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`any`]: optional attributes of `_np_any`, then [`call`](Any::call).
+    /// Builder of [`any`](fn@any): optional attributes of `_np_any`, then [`call`](Any::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Any<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13320,7 +13320,7 @@ pub mod np {
         Cumsum { inputs: vec![a], attrs: vec![] }
     }
 
-    /// Builder of [`cumsum`]: optional attributes of `_np_cumsum`, then [`call`](Cumsum::call).
+    /// Builder of [`cumsum`](fn@cumsum): optional attributes of `_np_cumsum`, then [`call`](Cumsum::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Cumsum<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13358,7 +13358,7 @@ pub mod np {
         CumsumBackward { inputs: vec![ograd, like], attrs: vec![] }
     }
 
-    /// Builder of [`cumsum_backward`]: optional attributes of `_np_cumsum_backward`, then [`call`](CumsumBackward::call).
+    /// Builder of [`cumsum_backward`](fn@cumsum_backward): optional attributes of `_np_cumsum_backward`, then [`call`](CumsumBackward::call).
     #[must_use = "nothing runs until .call()"]
     pub struct CumsumBackward<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13396,7 +13396,7 @@ pub mod np {
         Diag { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`diag`]: optional attributes of `_np_diag`, then [`call`](Diag::call).
+    /// Builder of [`diag`](fn@diag): optional attributes of `_np_diag`, then [`call`](Diag::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Diag<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13428,7 +13428,7 @@ pub mod np {
         Diagflat { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`diagflat`]: optional attributes of `_np_diagflat`, then [`call`](Diagflat::call).
+    /// Builder of [`diagflat`](fn@diagflat): optional attributes of `_np_diagflat`, then [`call`](Diagflat::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Diagflat<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13460,7 +13460,7 @@ pub mod np {
         Diagonal { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`diagonal`]: optional attributes of `_np_diagonal`, then [`call`](Diagonal::call).
+    /// Builder of [`diagonal`](fn@diagonal): optional attributes of `_np_diagonal`, then [`call`](Diagonal::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Diagonal<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13516,7 +13516,7 @@ pub mod np {
         Max { inputs: vec![a], attrs: vec![] }
     }
 
-    /// Builder of [`max`]: optional attributes of `_np_max`, then [`call`](Max::call).
+    /// Builder of [`max`](fn@max): optional attributes of `_np_max`, then [`call`](Max::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Max<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13560,7 +13560,7 @@ pub mod np {
         Min { inputs: vec![a], attrs: vec![] }
     }
 
-    /// Builder of [`min`]: optional attributes of `_np_min`, then [`call`](Min::call).
+    /// Builder of [`min`](fn@min): optional attributes of `_np_min`, then [`call`](Min::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Min<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13620,7 +13620,7 @@ pub mod np {
         Prod { inputs: vec![a], attrs: vec![] }
     }
 
-    /// Builder of [`prod`]: optional attributes of `_np_prod`, then [`call`](Prod::call).
+    /// Builder of [`prod`](fn@prod): optional attributes of `_np_prod`, then [`call`](Prod::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Prod<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13670,7 +13670,7 @@ pub mod np {
         ReduceBcast { inputs: vec![data, like], attrs: vec![] }
     }
 
-    /// Builder of [`reduce_bcast`]: optional attributes of `_np_reduce_bcast`, then [`call`](ReduceBcast::call).
+    /// Builder of [`reduce_bcast`](fn@reduce_bcast): optional attributes of `_np_reduce_bcast`, then [`call`](ReduceBcast::call).
     #[must_use = "nothing runs until .call()"]
     pub struct ReduceBcast<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13714,7 +13714,7 @@ pub mod np {
         ReduceExtremumMask { inputs: vec![data, out], attrs: vec![] }
     }
 
-    /// Builder of [`reduce_extremum_mask`]: optional attributes of `_np_reduce_extremum_mask`, then [`call`](ReduceExtremumMask::call).
+    /// Builder of [`reduce_extremum_mask`](fn@reduce_extremum_mask): optional attributes of `_np_reduce_extremum_mask`, then [`call`](ReduceExtremumMask::call).
     #[must_use = "nothing runs until .call()"]
     pub struct ReduceExtremumMask<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13760,7 +13760,7 @@ pub mod np {
         Reshape { inputs: vec![a], attrs: vec![("newshape", newshape.attr_string())] }
     }
 
-    /// Builder of [`reshape`]: optional attributes of `_np_reshape`, then [`call`](Reshape::call).
+    /// Builder of [`reshape`](fn@reshape): optional attributes of `_np_reshape`, then [`call`](Reshape::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Reshape<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13792,7 +13792,7 @@ pub mod np {
         Roll { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`roll`]: optional attributes of `_np_roll`, then [`call`](Roll::call).
+    /// Builder of [`roll`](fn@roll): optional attributes of `_np_roll`, then [`call`](Roll::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Roll<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13830,7 +13830,7 @@ pub mod np {
         Squeeze { inputs: vec![a], attrs: vec![] }
     }
 
-    /// Builder of [`squeeze`]: optional attributes of `_np_squeeze`, then [`call`](Squeeze::call).
+    /// Builder of [`squeeze`](fn@squeeze): optional attributes of `_np_squeeze`, then [`call`](Squeeze::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Squeeze<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13862,7 +13862,7 @@ pub mod np {
         Sum { inputs: vec![a], attrs: vec![] }
     }
 
-    /// Builder of [`sum`]: optional attributes of `_np_sum`, then [`call`](Sum::call).
+    /// Builder of [`sum`](fn@sum): optional attributes of `_np_sum`, then [`call`](Sum::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Sum<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13912,7 +13912,7 @@ pub mod np {
         Trace { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`trace`]: optional attributes of `_np_trace`, then [`call`](Trace::call).
+    /// Builder of [`trace`](fn@trace): optional attributes of `_np_trace`, then [`call`](Trace::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Trace<'a> {
         inputs: Vec<&'a NDArray>,
@@ -13956,7 +13956,7 @@ pub mod np {
         TraceBackward { inputs: vec![ograd, like], attrs: vec![] }
     }
 
-    /// Builder of [`trace_backward`]: optional attributes of `_np_trace_backward`, then [`call`](TraceBackward::call).
+    /// Builder of [`trace_backward`](fn@trace_backward): optional attributes of `_np_trace_backward`, then [`call`](TraceBackward::call).
     #[must_use = "nothing runs until .call()"]
     pub struct TraceBackward<'a> {
         inputs: Vec<&'a NDArray>,
@@ -14000,7 +14000,7 @@ pub mod np {
         Transpose { inputs: vec![a], attrs: vec![] }
     }
 
-    /// Builder of [`transpose`]: optional attributes of `_np_transpose`, then [`call`](Transpose::call).
+    /// Builder of [`transpose`](fn@transpose): optional attributes of `_np_transpose`, then [`call`](Transpose::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Transpose<'a> {
         inputs: Vec<&'a NDArray>,
@@ -14063,7 +14063,7 @@ pub mod npi {
         AddScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`add_scalar`]: optional attributes of `_npi_add_scalar`, then [`call`](AddScalar::call).
+    /// Builder of [`add_scalar`](fn@add_scalar): optional attributes of `_npi_add_scalar`, then [`call`](AddScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct AddScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -14103,7 +14103,7 @@ pub mod npi {
         Arange { inputs: vec![], attrs: vec![("start", start.attr_string())] }
     }
 
-    /// Builder of [`arange`]: optional attributes of `_npi_arange`, then [`call`](Arange::call).
+    /// Builder of [`arange`](fn@arange): optional attributes of `_npi_arange`, then [`call`](Arange::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Arange<'a> {
         inputs: Vec<&'a NDArray>,
@@ -14237,7 +14237,7 @@ pub mod npi {
         Arctan2Scalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`arctan2_scalar`]: optional attributes of `_npi_arctan2_scalar`, then [`call`](Arctan2Scalar::call).
+    /// Builder of [`arctan2_scalar`](fn@arctan2_scalar): optional attributes of `_npi_arctan2_scalar`, then [`call`](Arctan2Scalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Arctan2Scalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -14287,7 +14287,7 @@ pub mod npi {
         Argmax { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`argmax`]: optional attributes of `_npi_argmax`, then [`call`](Argmax::call).
+    /// Builder of [`argmax`](fn@argmax): optional attributes of `_npi_argmax`, then [`call`](Argmax::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Argmax<'a> {
         inputs: Vec<&'a NDArray>,
@@ -14325,7 +14325,7 @@ pub mod npi {
         Argmin { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`argmin`]: optional attributes of `_npi_argmin`, then [`call`](Argmin::call).
+    /// Builder of [`argmin`](fn@argmin): optional attributes of `_npi_argmin`, then [`call`](Argmin::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Argmin<'a> {
         inputs: Vec<&'a NDArray>,
@@ -14363,7 +14363,7 @@ pub mod npi {
         Around { inputs: vec![x], attrs: vec![] }
     }
 
-    /// Builder of [`around`]: optional attributes of `_npi_around`, then [`call`](Around::call).
+    /// Builder of [`around`](fn@around): optional attributes of `_npi_around`, then [`call`](Around::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Around<'a> {
         inputs: Vec<&'a NDArray>,
@@ -14395,7 +14395,7 @@ pub mod npi {
         Average { inputs: { let mut v = vec![a]; v.extend(weights); v }, attrs: vec![("weighted", if weights.is_some() { "True" } else { "False" }.to_string())] }
     }
 
-    /// Builder of [`average`]: optional attributes of `_npi_average`, then [`call`](Average::call).
+    /// Builder of [`average`](fn@average): optional attributes of `_npi_average`, then [`call`](Average::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Average<'a> {
         inputs: Vec<&'a NDArray>,
@@ -14433,7 +14433,7 @@ pub mod npi {
         AverageBackward { inputs: inputs.to_vec(), attrs: vec![] }
     }
 
-    /// Builder of [`average_backward`]: optional attributes of `_npi_average_backward`, then [`call`](AverageBackward::call).
+    /// Builder of [`average_backward`](fn@average_backward): optional attributes of `_npi_average_backward`, then [`call`](AverageBackward::call).
     #[must_use = "nothing runs until .call()"]
     pub struct AverageBackward<'a> {
         inputs: Vec<&'a NDArray>,
@@ -14483,7 +14483,7 @@ pub mod npi {
         Bernoulli { inputs: vec![], attrs: vec![("prob", prob.attr_string()), ("logit", logit.attr_string()), ("is_logit", is_logit.attr_string())] }
     }
 
-    /// Builder of [`bernoulli`]: optional attributes of `_npi_bernoulli`, then [`call`](Bernoulli::call).
+    /// Builder of [`bernoulli`](fn@bernoulli): optional attributes of `_npi_bernoulli`, then [`call`](Bernoulli::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Bernoulli<'a> {
         inputs: Vec<&'a NDArray>,
@@ -14527,7 +14527,7 @@ pub mod npi {
         Bincount { inputs: { let mut v = vec![data]; v.extend(weights); v }, attrs: vec![("has_weights", if weights.is_some() { "True" } else { "False" }.to_string())] }
     }
 
-    /// Builder of [`bincount`]: optional attributes of `_npi_bincount`, then [`call`](Bincount::call).
+    /// Builder of [`bincount`](fn@bincount): optional attributes of `_npi_bincount`, then [`call`](Bincount::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Bincount<'a> {
         inputs: Vec<&'a NDArray>,
@@ -14571,7 +14571,7 @@ pub mod npi {
         BitwiseAndScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`bitwise_and_scalar`]: optional attributes of `_npi_bitwise_and_scalar`, then [`call`](BitwiseAndScalar::call).
+    /// Builder of [`bitwise_and_scalar`](fn@bitwise_and_scalar): optional attributes of `_npi_bitwise_and_scalar`, then [`call`](BitwiseAndScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct BitwiseAndScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -14633,7 +14633,7 @@ pub mod npi {
         BitwiseOrScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`bitwise_or_scalar`]: optional attributes of `_npi_bitwise_or_scalar`, then [`call`](BitwiseOrScalar::call).
+    /// Builder of [`bitwise_or_scalar`](fn@bitwise_or_scalar): optional attributes of `_npi_bitwise_or_scalar`, then [`call`](BitwiseOrScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct BitwiseOrScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -14683,7 +14683,7 @@ pub mod npi {
         BitwiseXorScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`bitwise_xor_scalar`]: optional attributes of `_npi_bitwise_xor_scalar`, then [`call`](BitwiseXorScalar::call).
+    /// Builder of [`bitwise_xor_scalar`](fn@bitwise_xor_scalar): optional attributes of `_npi_bitwise_xor_scalar`, then [`call`](BitwiseXorScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct BitwiseXorScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -14721,7 +14721,7 @@ pub mod npi {
         Blackman { inputs: vec![], attrs: vec![] }
     }
 
-    /// Builder of [`blackman`]: optional attributes of `_npi_blackman`, then [`call`](Blackman::call).
+    /// Builder of [`blackman`](fn@blackman): optional attributes of `_npi_blackman`, then [`call`](Blackman::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Blackman<'a> {
         inputs: Vec<&'a NDArray>,
@@ -14765,7 +14765,7 @@ pub mod npi {
         BroadcastTo { inputs: vec![array], attrs: vec![] }
     }
 
-    /// Builder of [`broadcast_to`]: optional attributes of `_npi_broadcast_to`, then [`call`](BroadcastTo::call).
+    /// Builder of [`broadcast_to`](fn@broadcast_to): optional attributes of `_npi_broadcast_to`, then [`call`](BroadcastTo::call).
     #[must_use = "nothing runs until .call()"]
     pub struct BroadcastTo<'a> {
         inputs: Vec<&'a NDArray>,
@@ -14845,7 +14845,7 @@ pub mod npi {
         Concatenate { inputs: inputs.to_vec(), attrs: vec![("num_args", inputs.len().to_string())] }
     }
 
-    /// Builder of [`concatenate`]: optional attributes of `_npi_concatenate`, then [`call`](Concatenate::call).
+    /// Builder of [`concatenate`](fn@concatenate): optional attributes of `_npi_concatenate`, then [`call`](Concatenate::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Concatenate<'a> {
         inputs: Vec<&'a NDArray>,
@@ -14889,7 +14889,7 @@ pub mod npi {
         CopysignScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`copysign_scalar`]: optional attributes of `_npi_copysign_scalar`, then [`call`](CopysignScalar::call).
+    /// Builder of [`copysign_scalar`](fn@copysign_scalar): optional attributes of `_npi_copysign_scalar`, then [`call`](CopysignScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct CopysignScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -14975,7 +14975,7 @@ pub mod npi {
         Diff { inputs: vec![a], attrs: vec![] }
     }
 
-    /// Builder of [`diff`]: optional attributes of `_npi_diff`, then [`call`](Diff::call).
+    /// Builder of [`diff`](fn@diff): optional attributes of `_npi_diff`, then [`call`](Diff::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Diff<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15013,7 +15013,7 @@ pub mod npi {
         DiffBackward { inputs: vec![ograd, like], attrs: vec![] }
     }
 
-    /// Builder of [`diff_backward`]: optional attributes of `_npi_diff_backward`, then [`call`](DiffBackward::call).
+    /// Builder of [`diff_backward`](fn@diff_backward): optional attributes of `_npi_diff_backward`, then [`call`](DiffBackward::call).
     #[must_use = "nothing runs until .call()"]
     pub struct DiffBackward<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15053,7 +15053,7 @@ pub mod npi {
         Dsplit { inputs: vec![data], attrs: vec![("indices", indices.attr_string())] }
     }
 
-    /// Builder of [`dsplit`]: optional attributes of `_npi_dsplit`, then [`call`](Dsplit::call).
+    /// Builder of [`dsplit`](fn@dsplit): optional attributes of `_npi_dsplit`, then [`call`](Dsplit::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Dsplit<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15097,7 +15097,7 @@ pub mod npi {
         Dstack { inputs: inputs.to_vec(), attrs: vec![("num_args", inputs.len().to_string())] }
     }
 
-    /// Builder of [`dstack`]: optional attributes of `_npi_dstack`, then [`call`](Dstack::call).
+    /// Builder of [`dstack`](fn@dstack): optional attributes of `_npi_dstack`, then [`call`](Dstack::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Dstack<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15129,7 +15129,7 @@ pub mod npi {
         Ediff1d { inputs: inputs.to_vec(), attrs: vec![] }
     }
 
-    /// Builder of [`ediff1d`]: optional attributes of `_npi_ediff1d`, then [`call`](Ediff1d::call).
+    /// Builder of [`ediff1d`](fn@ediff1d): optional attributes of `_npi_ediff1d`, then [`call`](Ediff1d::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Ediff1d<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15179,7 +15179,7 @@ pub mod npi {
         Ediff1dBackward { inputs: inputs.to_vec(), attrs: vec![] }
     }
 
-    /// Builder of [`ediff1d_backward`]: optional attributes of `_npi_ediff1d_backward`, then [`call`](Ediff1dBackward::call).
+    /// Builder of [`ediff1d_backward`](fn@ediff1d_backward): optional attributes of `_npi_ediff1d_backward`, then [`call`](Ediff1dBackward::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Ediff1dBackward<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15229,7 +15229,7 @@ pub mod npi {
         Eigh { inputs: vec![a], attrs: vec![] }
     }
 
-    /// Builder of [`eigh`]: optional attributes of `_npi_eigh`, then [`call`](Eigh::call).
+    /// Builder of [`eigh`](fn@eigh): optional attributes of `_npi_eigh`, then [`call`](Eigh::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Eigh<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15261,7 +15261,7 @@ pub mod npi {
         Eigvalsh { inputs: vec![a], attrs: vec![] }
     }
 
-    /// Builder of [`eigvalsh`]: optional attributes of `_npi_eigvalsh`, then [`call`](Eigvalsh::call).
+    /// Builder of [`eigvalsh`](fn@eigvalsh): optional attributes of `_npi_eigvalsh`, then [`call`](Eigvalsh::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Eigvalsh<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15293,7 +15293,7 @@ pub mod npi {
         Einsum { inputs: inputs.to_vec(), attrs: vec![("num_args", inputs.len().to_string())] }
     }
 
-    /// Builder of [`einsum`]: optional attributes of `_npi_einsum`, then [`call`](Einsum::call).
+    /// Builder of [`einsum`](fn@einsum): optional attributes of `_npi_einsum`, then [`call`](Einsum::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Einsum<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15343,7 +15343,7 @@ pub mod npi {
         EqualScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`equal_scalar`]: optional attributes of `_npi_equal_scalar`, then [`call`](EqualScalar::call).
+    /// Builder of [`equal_scalar`](fn@equal_scalar): optional attributes of `_npi_equal_scalar`, then [`call`](EqualScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct EqualScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15405,7 +15405,7 @@ pub mod npi {
         Exponential { inputs: vec![], attrs: vec![] }
     }
 
-    /// Builder of [`exponential`]: optional attributes of `_npi_exponential`, then [`call`](Exponential::call).
+    /// Builder of [`exponential`](fn@exponential): optional attributes of `_npi_exponential`, then [`call`](Exponential::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Exponential<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15451,7 +15451,7 @@ pub mod npi {
         Eye { inputs: vec![], attrs: vec![("N", n.attr_string())] }
     }
 
-    /// Builder of [`eye`]: optional attributes of `_npi_eye`, then [`call`](Eye::call).
+    /// Builder of [`eye`](fn@eye): optional attributes of `_npi_eye`, then [`call`](Eye::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Eye<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15541,7 +15541,7 @@ pub mod npi {
         FullLike { inputs: vec![a], attrs: vec![("fill_value", fill_value.attr_string())] }
     }
 
-    /// Builder of [`full_like`]: optional attributes of `_npi_full_like`, then [`call`](FullLike::call).
+    /// Builder of [`full_like`](fn@full_like): optional attributes of `_npi_full_like`, then [`call`](FullLike::call).
     #[must_use = "nothing runs until .call()"]
     pub struct FullLike<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15583,7 +15583,7 @@ pub mod npi {
         Gamma { inputs: vec![], attrs: vec![("shape", shape.attr_string()), ("scale", scale.attr_string())] }
     }
 
-    /// Builder of [`gamma`]: optional attributes of `_npi_gamma`, then [`call`](Gamma::call).
+    /// Builder of [`gamma`](fn@gamma): optional attributes of `_npi_gamma`, then [`call`](Gamma::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Gamma<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15651,7 +15651,7 @@ pub mod npi {
         GreaterEqualScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`greater_equal_scalar`]: optional attributes of `_npi_greater_equal_scalar`, then [`call`](GreaterEqualScalar::call).
+    /// Builder of [`greater_equal_scalar`](fn@greater_equal_scalar): optional attributes of `_npi_greater_equal_scalar`, then [`call`](GreaterEqualScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct GreaterEqualScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15689,7 +15689,7 @@ pub mod npi {
         GreaterScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`greater_scalar`]: optional attributes of `_npi_greater_scalar`, then [`call`](GreaterScalar::call).
+    /// Builder of [`greater_scalar`](fn@greater_scalar): optional attributes of `_npi_greater_scalar`, then [`call`](GreaterScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct GreaterScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15731,7 +15731,7 @@ pub mod npi {
         Gumbel { inputs: vec![], attrs: vec![("loc", loc.attr_string()), ("scale", scale.attr_string())] }
     }
 
-    /// Builder of [`gumbel`]: optional attributes of `_npi_gumbel`, then [`call`](Gumbel::call).
+    /// Builder of [`gumbel`](fn@gumbel): optional attributes of `_npi_gumbel`, then [`call`](Gumbel::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Gumbel<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15769,7 +15769,7 @@ pub mod npi {
         Hamming { inputs: vec![], attrs: vec![] }
     }
 
-    /// Builder of [`hamming`]: optional attributes of `_npi_hamming`, then [`call`](Hamming::call).
+    /// Builder of [`hamming`](fn@hamming): optional attributes of `_npi_hamming`, then [`call`](Hamming::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Hamming<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15813,7 +15813,7 @@ pub mod npi {
         Hanning { inputs: vec![], attrs: vec![] }
     }
 
-    /// Builder of [`hanning`]: optional attributes of `_npi_hanning`, then [`call`](Hanning::call).
+    /// Builder of [`hanning`](fn@hanning): optional attributes of `_npi_hanning`, then [`call`](Hanning::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Hanning<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15859,7 +15859,7 @@ pub mod npi {
         Hsplit { inputs: vec![data], attrs: vec![("indices", indices.attr_string())] }
     }
 
-    /// Builder of [`hsplit`]: optional attributes of `_npi_hsplit`, then [`call`](Hsplit::call).
+    /// Builder of [`hsplit`](fn@hsplit): optional attributes of `_npi_hsplit`, then [`call`](Hsplit::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Hsplit<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15903,7 +15903,7 @@ pub mod npi {
         Hstack { inputs: inputs.to_vec(), attrs: vec![("num_args", inputs.len().to_string())] }
     }
 
-    /// Builder of [`hstack`]: optional attributes of `_npi_hstack`, then [`call`](Hstack::call).
+    /// Builder of [`hstack`](fn@hstack): optional attributes of `_npi_hstack`, then [`call`](Hstack::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Hstack<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15947,7 +15947,7 @@ pub mod npi {
         Identity { inputs: vec![], attrs: vec![] }
     }
 
-    /// Builder of [`identity`]: optional attributes of `_npi_identity`, then [`call`](Identity::call).
+    /// Builder of [`identity`](fn@identity): optional attributes of `_npi_identity`, then [`call`](Identity::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Identity<'a> {
         inputs: Vec<&'a NDArray>,
@@ -15993,7 +15993,7 @@ pub mod npi {
         Indices { inputs: vec![], attrs: vec![("dimensions", dimensions.attr_string())] }
     }
 
-    /// Builder of [`indices`]: optional attributes of `_npi_indices`, then [`call`](Indices::call).
+    /// Builder of [`indices`](fn@indices): optional attributes of `_npi_indices`, then [`call`](Indices::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Indices<'a> {
         inputs: Vec<&'a NDArray>,
@@ -16103,7 +16103,7 @@ pub mod npi {
         LcmScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`lcm_scalar`]: optional attributes of `_npi_lcm_scalar`, then [`call`](LcmScalar::call).
+    /// Builder of [`lcm_scalar`](fn@lcm_scalar): optional attributes of `_npi_lcm_scalar`, then [`call`](LcmScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct LcmScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -16153,7 +16153,7 @@ pub mod npi {
         LdexpScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`ldexp_scalar`]: optional attributes of `_npi_ldexp_scalar`, then [`call`](LdexpScalar::call).
+    /// Builder of [`ldexp_scalar`](fn@ldexp_scalar): optional attributes of `_npi_ldexp_scalar`, then [`call`](LdexpScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct LdexpScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -16215,7 +16215,7 @@ pub mod npi {
         LessEqualScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`less_equal_scalar`]: optional attributes of `_npi_less_equal_scalar`, then [`call`](LessEqualScalar::call).
+    /// Builder of [`less_equal_scalar`](fn@less_equal_scalar): optional attributes of `_npi_less_equal_scalar`, then [`call`](LessEqualScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct LessEqualScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -16253,7 +16253,7 @@ pub mod npi {
         LessScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`less_scalar`]: optional attributes of `_npi_less_scalar`, then [`call`](LessScalar::call).
+    /// Builder of [`less_scalar`](fn@less_scalar): optional attributes of `_npi_less_scalar`, then [`call`](LessScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct LessScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -16355,7 +16355,7 @@ pub mod npi {
         Logistic { inputs: vec![], attrs: vec![("loc", loc.attr_string()), ("scale", scale.attr_string())] }
     }
 
-    /// Builder of [`logistic`]: optional attributes of `_npi_logistic`, then [`call`](Logistic::call).
+    /// Builder of [`logistic`](fn@logistic): optional attributes of `_npi_logistic`, then [`call`](Logistic::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Logistic<'a> {
         inputs: Vec<&'a NDArray>,
@@ -16399,7 +16399,7 @@ pub mod npi {
         Logspace { inputs: vec![], attrs: vec![("start", start.attr_string()), ("stop", stop.attr_string()), ("num", num.attr_string())] }
     }
 
-    /// Builder of [`logspace`]: optional attributes of `_npi_logspace`, then [`call`](Logspace::call).
+    /// Builder of [`logspace`](fn@logspace): optional attributes of `_npi_logspace`, then [`call`](Logspace::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Logspace<'a> {
         inputs: Vec<&'a NDArray>,
@@ -16461,7 +16461,7 @@ pub mod npi {
         Mean { inputs: vec![a], attrs: vec![] }
     }
 
-    /// Builder of [`mean`]: optional attributes of `_npi_mean`, then [`call`](Mean::call).
+    /// Builder of [`mean`](fn@mean): optional attributes of `_npi_mean`, then [`call`](Mean::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Mean<'a> {
         inputs: Vec<&'a NDArray>,
@@ -16523,7 +16523,7 @@ pub mod npi {
         ModScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`mod_scalar`]: optional attributes of `_npi_mod_scalar`, then [`call`](ModScalar::call).
+    /// Builder of [`mod_scalar`](fn@mod_scalar): optional attributes of `_npi_mod_scalar`, then [`call`](ModScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct ModScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -16563,7 +16563,7 @@ pub mod npi {
         Multinomial { inputs: vec![a], attrs: vec![("n", n.attr_string())] }
     }
 
-    /// Builder of [`multinomial`]: optional attributes of `_npi_multinomial`, then [`call`](Multinomial::call).
+    /// Builder of [`multinomial`](fn@multinomial): optional attributes of `_npi_multinomial`, then [`call`](Multinomial::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Multinomial<'a> {
         inputs: Vec<&'a NDArray>,
@@ -16613,7 +16613,7 @@ pub mod npi {
         MultiplyScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`multiply_scalar`]: optional attributes of `_npi_multiply_scalar`, then [`call`](MultiplyScalar::call).
+    /// Builder of [`multiply_scalar`](fn@multiply_scalar): optional attributes of `_npi_multiply_scalar`, then [`call`](MultiplyScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct MultiplyScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -16651,7 +16651,7 @@ pub mod npi {
         NanToNum { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`nan_to_num`]: optional attributes of `_npi_nan_to_num`, then [`call`](NanToNum::call).
+    /// Builder of [`nan_to_num`](fn@nan_to_num): optional attributes of `_npi_nan_to_num`, then [`call`](NanToNum::call).
     #[must_use = "nothing runs until .call()"]
     pub struct NanToNum<'a> {
         inputs: Vec<&'a NDArray>,
@@ -16705,7 +16705,7 @@ pub mod npi {
         Normal { inputs: vec![], attrs: vec![("loc", loc.attr_string()), ("scale", scale.attr_string())] }
     }
 
-    /// Builder of [`normal`]: optional attributes of `_npi_normal`, then [`call`](Normal::call).
+    /// Builder of [`normal`](fn@normal): optional attributes of `_npi_normal`, then [`call`](Normal::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Normal<'a> {
         inputs: Vec<&'a NDArray>,
@@ -16753,7 +16753,7 @@ pub mod npi {
         NormalN { inputs: vec![], attrs: vec![("loc", loc.attr_string()), ("scale", scale.attr_string())] }
     }
 
-    /// Builder of [`normal_n`]: optional attributes of `_npi_normal_n`, then [`call`](NormalN::call).
+    /// Builder of [`normal_n`](fn@normal_n): optional attributes of `_npi_normal_n`, then [`call`](NormalN::call).
     #[must_use = "nothing runs until .call()"]
     pub struct NormalN<'a> {
         inputs: Vec<&'a NDArray>,
@@ -16809,7 +16809,7 @@ pub mod npi {
         NotEqualScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`not_equal_scalar`]: optional attributes of `_npi_not_equal_scalar`, then [`call`](NotEqualScalar::call).
+    /// Builder of [`not_equal_scalar`](fn@not_equal_scalar): optional attributes of `_npi_not_equal_scalar`, then [`call`](NotEqualScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct NotEqualScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -16847,7 +16847,7 @@ pub mod npi {
         Ones { inputs: vec![], attrs: vec![] }
     }
 
-    /// Builder of [`ones`]: optional attributes of `_npi_ones`, then [`call`](Ones::call).
+    /// Builder of [`ones`](fn@ones): optional attributes of `_npi_ones`, then [`call`](Ones::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Ones<'a> {
         inputs: Vec<&'a NDArray>,
@@ -16891,7 +16891,7 @@ pub mod npi {
         Pareto { inputs: vec![input1], attrs: vec![] }
     }
 
-    /// Builder of [`pareto`]: optional attributes of `_npi_pareto`, then [`call`](Pareto::call).
+    /// Builder of [`pareto`](fn@pareto): optional attributes of `_npi_pareto`, then [`call`](Pareto::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Pareto<'a> {
         inputs: Vec<&'a NDArray>,
@@ -16959,7 +16959,7 @@ pub mod npi {
         PowerScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`power_scalar`]: optional attributes of `_npi_power_scalar`, then [`call`](PowerScalar::call).
+    /// Builder of [`power_scalar`](fn@power_scalar): optional attributes of `_npi_power_scalar`, then [`call`](PowerScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct PowerScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -16997,7 +16997,7 @@ pub mod npi {
         Powerd { inputs: vec![input1], attrs: vec![] }
     }
 
-    /// Builder of [`powerd`]: optional attributes of `_npi_powerd`, then [`call`](Powerd::call).
+    /// Builder of [`powerd`](fn@powerd): optional attributes of `_npi_powerd`, then [`call`](Powerd::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Powerd<'a> {
         inputs: Vec<&'a NDArray>,
@@ -17047,7 +17047,7 @@ pub mod npi {
         Rarctan2Scalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`rarctan2_scalar`]: optional attributes of `_npi_rarctan2_scalar`, then [`call`](Rarctan2Scalar::call).
+    /// Builder of [`rarctan2_scalar`](fn@rarctan2_scalar): optional attributes of `_npi_rarctan2_scalar`, then [`call`](Rarctan2Scalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Rarctan2Scalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -17085,7 +17085,7 @@ pub mod npi {
         Rayleigh { inputs: vec![], attrs: vec![] }
     }
 
-    /// Builder of [`rayleigh`]: optional attributes of `_npi_rayleigh`, then [`call`](Rayleigh::call).
+    /// Builder of [`rayleigh`](fn@rayleigh): optional attributes of `_npi_rayleigh`, then [`call`](Rayleigh::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Rayleigh<'a> {
         inputs: Vec<&'a NDArray>,
@@ -17129,7 +17129,7 @@ pub mod npi {
         RcopysignScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`rcopysign_scalar`]: optional attributes of `_npi_rcopysign_scalar`, then [`call`](RcopysignScalar::call).
+    /// Builder of [`rcopysign_scalar`](fn@rcopysign_scalar): optional attributes of `_npi_rcopysign_scalar`, then [`call`](RcopysignScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct RcopysignScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -17191,7 +17191,7 @@ pub mod npi {
         RldexpScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`rldexp_scalar`]: optional attributes of `_npi_rldexp_scalar`, then [`call`](RldexpScalar::call).
+    /// Builder of [`rldexp_scalar`](fn@rldexp_scalar): optional attributes of `_npi_rldexp_scalar`, then [`call`](RldexpScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct RldexpScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -17229,7 +17229,7 @@ pub mod npi {
         RmodScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`rmod_scalar`]: optional attributes of `_npi_rmod_scalar`, then [`call`](RmodScalar::call).
+    /// Builder of [`rmod_scalar`](fn@rmod_scalar): optional attributes of `_npi_rmod_scalar`, then [`call`](RmodScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct RmodScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -17267,7 +17267,7 @@ pub mod npi {
         Rot90 { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`rot90`]: optional attributes of `_npi_rot90`, then [`call`](Rot90::call).
+    /// Builder of [`rot90`](fn@rot90): optional attributes of `_npi_rot90`, then [`call`](Rot90::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Rot90<'a> {
         inputs: Vec<&'a NDArray>,
@@ -17305,7 +17305,7 @@ pub mod npi {
         RpowerScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`rpower_scalar`]: optional attributes of `_npi_rpower_scalar`, then [`call`](RpowerScalar::call).
+    /// Builder of [`rpower_scalar`](fn@rpower_scalar): optional attributes of `_npi_rpower_scalar`, then [`call`](RpowerScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct RpowerScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -17343,7 +17343,7 @@ pub mod npi {
         RsubtractScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`rsubtract_scalar`]: optional attributes of `_npi_rsubtract_scalar`, then [`call`](RsubtractScalar::call).
+    /// Builder of [`rsubtract_scalar`](fn@rsubtract_scalar): optional attributes of `_npi_rsubtract_scalar`, then [`call`](RsubtractScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct RsubtractScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -17381,7 +17381,7 @@ pub mod npi {
         RtrueDivideScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`rtrue_divide_scalar`]: optional attributes of `_npi_rtrue_divide_scalar`, then [`call`](RtrueDivideScalar::call).
+    /// Builder of [`rtrue_divide_scalar`](fn@rtrue_divide_scalar): optional attributes of `_npi_rtrue_divide_scalar`, then [`call`](RtrueDivideScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct RtrueDivideScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -17503,7 +17503,7 @@ pub mod npi {
         Stack { inputs: inputs.to_vec(), attrs: vec![("num_args", inputs.len().to_string())] }
     }
 
-    /// Builder of [`stack`]: optional attributes of `_npi_stack`, then [`call`](Stack::call).
+    /// Builder of [`stack`](fn@stack): optional attributes of `_npi_stack`, then [`call`](Stack::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Stack<'a> {
         inputs: Vec<&'a NDArray>,
@@ -17535,7 +17535,7 @@ pub mod npi {
         Std { inputs: vec![a], attrs: vec![] }
     }
 
-    /// Builder of [`std`]: optional attributes of `_npi_std`, then [`call`](Std::call).
+    /// Builder of [`std`](fn@std): optional attributes of `_npi_std`, then [`call`](Std::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Std<'a> {
         inputs: Vec<&'a NDArray>,
@@ -17597,7 +17597,7 @@ pub mod npi {
         SubtractScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`subtract_scalar`]: optional attributes of `_npi_subtract_scalar`, then [`call`](SubtractScalar::call).
+    /// Builder of [`subtract_scalar`](fn@subtract_scalar): optional attributes of `_npi_subtract_scalar`, then [`call`](SubtractScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SubtractScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -17689,7 +17689,7 @@ pub mod npi {
         Tensorinv { inputs: vec![a], attrs: vec![] }
     }
 
-    /// Builder of [`tensorinv`]: optional attributes of `_npi_tensorinv`, then [`call`](Tensorinv::call).
+    /// Builder of [`tensorinv`](fn@tensorinv): optional attributes of `_npi_tensorinv`, then [`call`](Tensorinv::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Tensorinv<'a> {
         inputs: Vec<&'a NDArray>,
@@ -17721,7 +17721,7 @@ pub mod npi {
         Tensorsolve { inputs: vec![a, b], attrs: vec![] }
     }
 
-    /// Builder of [`tensorsolve`]: optional attributes of `_npi_tensorsolve`, then [`call`](Tensorsolve::call).
+    /// Builder of [`tensorsolve`](fn@tensorsolve): optional attributes of `_npi_tensorsolve`, then [`call`](Tensorsolve::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Tensorsolve<'a> {
         inputs: Vec<&'a NDArray>,
@@ -17753,7 +17753,7 @@ pub mod npi {
         Tril { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`tril`]: optional attributes of `_npi_tril`, then [`call`](Tril::call).
+    /// Builder of [`tril`](fn@tril): optional attributes of `_npi_tril`, then [`call`](Tril::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Tril<'a> {
         inputs: Vec<&'a NDArray>,
@@ -17797,7 +17797,7 @@ pub mod npi {
         TrueDivideScalar { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`true_divide_scalar`]: optional attributes of `_npi_true_divide_scalar`, then [`call`](TrueDivideScalar::call).
+    /// Builder of [`true_divide_scalar`](fn@true_divide_scalar): optional attributes of `_npi_true_divide_scalar`, then [`call`](TrueDivideScalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct TrueDivideScalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -17851,7 +17851,7 @@ pub mod npi {
         Uniform { inputs: vec![], attrs: vec![("low", low.attr_string()), ("high", high.attr_string())] }
     }
 
-    /// Builder of [`uniform`]: optional attributes of `_npi_uniform`, then [`call`](Uniform::call).
+    /// Builder of [`uniform`](fn@uniform): optional attributes of `_npi_uniform`, then [`call`](Uniform::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Uniform<'a> {
         inputs: Vec<&'a NDArray>,
@@ -17899,7 +17899,7 @@ pub mod npi {
         UniformN { inputs: vec![], attrs: vec![("low", low.attr_string()), ("high", high.attr_string())] }
     }
 
-    /// Builder of [`uniform_n`]: optional attributes of `_npi_uniform_n`, then [`call`](UniformN::call).
+    /// Builder of [`uniform_n`](fn@uniform_n): optional attributes of `_npi_uniform_n`, then [`call`](UniformN::call).
     #[must_use = "nothing runs until .call()"]
     pub struct UniformN<'a> {
         inputs: Vec<&'a NDArray>,
@@ -17943,7 +17943,7 @@ pub mod npi {
         Var { inputs: vec![a], attrs: vec![] }
     }
 
-    /// Builder of [`var`]: optional attributes of `_npi_var`, then [`call`](Var::call).
+    /// Builder of [`var`](fn@var): optional attributes of `_npi_var`, then [`call`](Var::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Var<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18005,7 +18005,7 @@ pub mod npi {
         Weibull { inputs: vec![input1], attrs: vec![] }
     }
 
-    /// Builder of [`weibull`]: optional attributes of `_npi_weibull`, then [`call`](Weibull::call).
+    /// Builder of [`weibull`](fn@weibull): optional attributes of `_npi_weibull`, then [`call`](Weibull::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Weibull<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18061,7 +18061,7 @@ pub mod npi {
         WhereLscalar { inputs: vec![condition, x], attrs: vec![] }
     }
 
-    /// Builder of [`where_lscalar`]: optional attributes of `_npi_where_lscalar`, then [`call`](WhereLscalar::call).
+    /// Builder of [`where_lscalar`](fn@where_lscalar): optional attributes of `_npi_where_lscalar`, then [`call`](WhereLscalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct WhereLscalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18093,7 +18093,7 @@ pub mod npi {
         WhereRscalar { inputs: vec![condition, y], attrs: vec![] }
     }
 
-    /// Builder of [`where_rscalar`]: optional attributes of `_npi_where_rscalar`, then [`call`](WhereRscalar::call).
+    /// Builder of [`where_rscalar`](fn@where_rscalar): optional attributes of `_npi_where_rscalar`, then [`call`](WhereRscalar::call).
     #[must_use = "nothing runs until .call()"]
     pub struct WhereRscalar<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18125,7 +18125,7 @@ pub mod npi {
         WhereScalar2 { inputs: vec![condition], attrs: vec![] }
     }
 
-    /// Builder of [`where_scalar2`]: optional attributes of `_npi_where_scalar2`, then [`call`](WhereScalar2::call).
+    /// Builder of [`where_scalar2`](fn@where_scalar2): optional attributes of `_npi_where_scalar2`, then [`call`](WhereScalar2::call).
     #[must_use = "nothing runs until .call()"]
     pub struct WhereScalar2<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18163,7 +18163,7 @@ pub mod npi {
         Zeros { inputs: vec![], attrs: vec![] }
     }
 
-    /// Builder of [`zeros`]: optional attributes of `_npi_zeros`, then [`call`](Zeros::call).
+    /// Builder of [`zeros`](fn@zeros): optional attributes of `_npi_zeros`, then [`call`](Zeros::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Zeros<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18214,7 +18214,7 @@ pub mod npx {
         ConstraintCheck { inputs: vec![input], attrs: vec![] }
     }
 
-    /// Builder of [`constraint_check`]: optional attributes of `_npx_constraint_check`, then [`call`](ConstraintCheck::call).
+    /// Builder of [`constraint_check`](fn@constraint_check): optional attributes of `_npx_constraint_check`, then [`call`](ConstraintCheck::call).
     #[must_use = "nothing runs until .call()"]
     pub struct ConstraintCheck<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18272,7 +18272,7 @@ pub mod npx {
         Reshape { inputs: vec![a], attrs: vec![("newshape", newshape.attr_string())] }
     }
 
-    /// Builder of [`reshape`]: optional attributes of `_npx_reshape`, then [`call`](Reshape::call).
+    /// Builder of [`reshape`](fn@reshape): optional attributes of `_npx_reshape`, then [`call`](Reshape::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Reshape<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18329,7 +18329,7 @@ pub mod random {
         Exponential { inputs: vec![], attrs: vec![] }
     }
 
-    /// Builder of [`exponential`]: optional attributes of `_random_exponential`, then [`call`](Exponential::call).
+    /// Builder of [`exponential`](fn@exponential): optional attributes of `_random_exponential`, then [`call`](Exponential::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Exponential<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18379,7 +18379,7 @@ pub mod random {
         ExponentialLike { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`exponential_like`]: optional attributes of `_random_exponential_like`, then [`call`](ExponentialLike::call).
+    /// Builder of [`exponential_like`](fn@exponential_like): optional attributes of `_random_exponential_like`, then [`call`](ExponentialLike::call).
     #[must_use = "nothing runs until .call()"]
     pub struct ExponentialLike<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18411,7 +18411,7 @@ pub mod random {
         Gamma { inputs: vec![], attrs: vec![] }
     }
 
-    /// Builder of [`gamma`]: optional attributes of `_random_gamma`, then [`call`](Gamma::call).
+    /// Builder of [`gamma`](fn@gamma): optional attributes of `_random_gamma`, then [`call`](Gamma::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Gamma<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18467,7 +18467,7 @@ pub mod random {
         GammaLike { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`gamma_like`]: optional attributes of `_random_gamma_like`, then [`call`](GammaLike::call).
+    /// Builder of [`gamma_like`](fn@gamma_like): optional attributes of `_random_gamma_like`, then [`call`](GammaLike::call).
     #[must_use = "nothing runs until .call()"]
     pub struct GammaLike<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18505,7 +18505,7 @@ pub mod random {
         GeneralizedNegativeBinomial { inputs: vec![], attrs: vec![] }
     }
 
-    /// Builder of [`generalized_negative_binomial`]: optional attributes of `_random_generalized_negative_binomial`, then [`call`](GeneralizedNegativeBinomial::call).
+    /// Builder of [`generalized_negative_binomial`](fn@generalized_negative_binomial): optional attributes of `_random_generalized_negative_binomial`, then [`call`](GeneralizedNegativeBinomial::call).
     #[must_use = "nothing runs until .call()"]
     pub struct GeneralizedNegativeBinomial<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18561,7 +18561,7 @@ pub mod random {
         GeneralizedNegativeBinomialLike { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`generalized_negative_binomial_like`]: optional attributes of `_random_generalized_negative_binomial_like`, then [`call`](GeneralizedNegativeBinomialLike::call).
+    /// Builder of [`generalized_negative_binomial_like`](fn@generalized_negative_binomial_like): optional attributes of `_random_generalized_negative_binomial_like`, then [`call`](GeneralizedNegativeBinomialLike::call).
     #[must_use = "nothing runs until .call()"]
     pub struct GeneralizedNegativeBinomialLike<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18599,7 +18599,7 @@ pub mod random {
         NegativeBinomial { inputs: vec![], attrs: vec![] }
     }
 
-    /// Builder of [`negative_binomial`]: optional attributes of `_random_negative_binomial`, then [`call`](NegativeBinomial::call).
+    /// Builder of [`negative_binomial`](fn@negative_binomial): optional attributes of `_random_negative_binomial`, then [`call`](NegativeBinomial::call).
     #[must_use = "nothing runs until .call()"]
     pub struct NegativeBinomial<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18655,7 +18655,7 @@ pub mod random {
         NegativeBinomialLike { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`negative_binomial_like`]: optional attributes of `_random_negative_binomial_like`, then [`call`](NegativeBinomialLike::call).
+    /// Builder of [`negative_binomial_like`](fn@negative_binomial_like): optional attributes of `_random_negative_binomial_like`, then [`call`](NegativeBinomialLike::call).
     #[must_use = "nothing runs until .call()"]
     pub struct NegativeBinomialLike<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18693,7 +18693,7 @@ pub mod random {
         Normal { inputs: vec![], attrs: vec![] }
     }
 
-    /// Builder of [`normal`]: optional attributes of `_random_normal`, then [`call`](Normal::call).
+    /// Builder of [`normal`](fn@normal): optional attributes of `_random_normal`, then [`call`](Normal::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Normal<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18749,7 +18749,7 @@ pub mod random {
         NormalLike { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`normal_like`]: optional attributes of `_random_normal_like`, then [`call`](NormalLike::call).
+    /// Builder of [`normal_like`](fn@normal_like): optional attributes of `_random_normal_like`, then [`call`](NormalLike::call).
     #[must_use = "nothing runs until .call()"]
     pub struct NormalLike<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18787,7 +18787,7 @@ pub mod random {
         PdfDirichlet { inputs: vec![sample, alpha], attrs: vec![] }
     }
 
-    /// Builder of [`pdf_dirichlet`]: optional attributes of `_random_pdf_dirichlet`, then [`call`](PdfDirichlet::call).
+    /// Builder of [`pdf_dirichlet`](fn@pdf_dirichlet): optional attributes of `_random_pdf_dirichlet`, then [`call`](PdfDirichlet::call).
     #[must_use = "nothing runs until .call()"]
     pub struct PdfDirichlet<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18819,7 +18819,7 @@ pub mod random {
         PdfExponential { inputs: vec![sample, lam], attrs: vec![] }
     }
 
-    /// Builder of [`pdf_exponential`]: optional attributes of `_random_pdf_exponential`, then [`call`](PdfExponential::call).
+    /// Builder of [`pdf_exponential`](fn@pdf_exponential): optional attributes of `_random_pdf_exponential`, then [`call`](PdfExponential::call).
     #[must_use = "nothing runs until .call()"]
     pub struct PdfExponential<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18851,7 +18851,7 @@ pub mod random {
         PdfGamma { inputs: vec![sample, alpha, beta], attrs: vec![] }
     }
 
-    /// Builder of [`pdf_gamma`]: optional attributes of `_random_pdf_gamma`, then [`call`](PdfGamma::call).
+    /// Builder of [`pdf_gamma`](fn@pdf_gamma): optional attributes of `_random_pdf_gamma`, then [`call`](PdfGamma::call).
     #[must_use = "nothing runs until .call()"]
     pub struct PdfGamma<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18883,7 +18883,7 @@ pub mod random {
         PdfGeneralizedNegativeBinomial { inputs: vec![sample, mu, alpha], attrs: vec![] }
     }
 
-    /// Builder of [`pdf_generalized_negative_binomial`]: optional attributes of `_random_pdf_generalized_negative_binomial`, then [`call`](PdfGeneralizedNegativeBinomial::call).
+    /// Builder of [`pdf_generalized_negative_binomial`](fn@pdf_generalized_negative_binomial): optional attributes of `_random_pdf_generalized_negative_binomial`, then [`call`](PdfGeneralizedNegativeBinomial::call).
     #[must_use = "nothing runs until .call()"]
     pub struct PdfGeneralizedNegativeBinomial<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18915,7 +18915,7 @@ pub mod random {
         PdfNegativeBinomial { inputs: vec![sample, k, p], attrs: vec![] }
     }
 
-    /// Builder of [`pdf_negative_binomial`]: optional attributes of `_random_pdf_negative_binomial`, then [`call`](PdfNegativeBinomial::call).
+    /// Builder of [`pdf_negative_binomial`](fn@pdf_negative_binomial): optional attributes of `_random_pdf_negative_binomial`, then [`call`](PdfNegativeBinomial::call).
     #[must_use = "nothing runs until .call()"]
     pub struct PdfNegativeBinomial<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18947,7 +18947,7 @@ pub mod random {
         PdfNormal { inputs: vec![sample, mu, sigma], attrs: vec![] }
     }
 
-    /// Builder of [`pdf_normal`]: optional attributes of `_random_pdf_normal`, then [`call`](PdfNormal::call).
+    /// Builder of [`pdf_normal`](fn@pdf_normal): optional attributes of `_random_pdf_normal`, then [`call`](PdfNormal::call).
     #[must_use = "nothing runs until .call()"]
     pub struct PdfNormal<'a> {
         inputs: Vec<&'a NDArray>,
@@ -18979,7 +18979,7 @@ pub mod random {
         PdfPoisson { inputs: vec![sample, lam], attrs: vec![] }
     }
 
-    /// Builder of [`pdf_poisson`]: optional attributes of `_random_pdf_poisson`, then [`call`](PdfPoisson::call).
+    /// Builder of [`pdf_poisson`](fn@pdf_poisson): optional attributes of `_random_pdf_poisson`, then [`call`](PdfPoisson::call).
     #[must_use = "nothing runs until .call()"]
     pub struct PdfPoisson<'a> {
         inputs: Vec<&'a NDArray>,
@@ -19011,7 +19011,7 @@ pub mod random {
         PdfUniform { inputs: vec![sample, low, high], attrs: vec![] }
     }
 
-    /// Builder of [`pdf_uniform`]: optional attributes of `_random_pdf_uniform`, then [`call`](PdfUniform::call).
+    /// Builder of [`pdf_uniform`](fn@pdf_uniform): optional attributes of `_random_pdf_uniform`, then [`call`](PdfUniform::call).
     #[must_use = "nothing runs until .call()"]
     pub struct PdfUniform<'a> {
         inputs: Vec<&'a NDArray>,
@@ -19043,7 +19043,7 @@ pub mod random {
         Poisson { inputs: vec![], attrs: vec![] }
     }
 
-    /// Builder of [`poisson`]: optional attributes of `_random_poisson`, then [`call`](Poisson::call).
+    /// Builder of [`poisson`](fn@poisson): optional attributes of `_random_poisson`, then [`call`](Poisson::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Poisson<'a> {
         inputs: Vec<&'a NDArray>,
@@ -19093,7 +19093,7 @@ pub mod random {
         PoissonLike { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`poisson_like`]: optional attributes of `_random_poisson_like`, then [`call`](PoissonLike::call).
+    /// Builder of [`poisson_like`](fn@poisson_like): optional attributes of `_random_poisson_like`, then [`call`](PoissonLike::call).
     #[must_use = "nothing runs until .call()"]
     pub struct PoissonLike<'a> {
         inputs: Vec<&'a NDArray>,
@@ -19129,7 +19129,7 @@ pub mod random {
         Randint { inputs: inputs.to_vec(), attrs: vec![("low", low.attr_string()), ("high", high.attr_string())] }
     }
 
-    /// Builder of [`randint`]: optional attributes of `_random_randint`, then [`call`](Randint::call).
+    /// Builder of [`randint`](fn@randint): optional attributes of `_random_randint`, then [`call`](Randint::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Randint<'a> {
         inputs: Vec<&'a NDArray>,
@@ -19173,7 +19173,7 @@ pub mod random {
         Uniform { inputs: vec![], attrs: vec![] }
     }
 
-    /// Builder of [`uniform`]: optional attributes of `_random_uniform`, then [`call`](Uniform::call).
+    /// Builder of [`uniform`](fn@uniform): optional attributes of `_random_uniform`, then [`call`](Uniform::call).
     #[must_use = "nothing runs until .call()"]
     pub struct Uniform<'a> {
         inputs: Vec<&'a NDArray>,
@@ -19229,7 +19229,7 @@ pub mod random {
         UniformLike { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`uniform_like`]: optional attributes of `_random_uniform_like`, then [`call`](UniformLike::call).
+    /// Builder of [`uniform_like`](fn@uniform_like): optional attributes of `_random_uniform_like`, then [`call`](UniformLike::call).
     #[must_use = "nothing runs until .call()"]
     pub struct UniformLike<'a> {
         inputs: Vec<&'a NDArray>,
@@ -19267,7 +19267,7 @@ pub mod random {
         SampleExponential { inputs: vec![lam], attrs: vec![] }
     }
 
-    /// Builder of [`sample_exponential`]: optional attributes of `_sample_exponential`, then [`call`](SampleExponential::call).
+    /// Builder of [`sample_exponential`](fn@sample_exponential): optional attributes of `_sample_exponential`, then [`call`](SampleExponential::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SampleExponential<'a> {
         inputs: Vec<&'a NDArray>,
@@ -19305,7 +19305,7 @@ pub mod random {
         SampleGamma { inputs: vec![alpha, beta], attrs: vec![] }
     }
 
-    /// Builder of [`sample_gamma`]: optional attributes of `_sample_gamma`, then [`call`](SampleGamma::call).
+    /// Builder of [`sample_gamma`](fn@sample_gamma): optional attributes of `_sample_gamma`, then [`call`](SampleGamma::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SampleGamma<'a> {
         inputs: Vec<&'a NDArray>,
@@ -19343,7 +19343,7 @@ pub mod random {
         SampleGeneralizedNegativeBinomial { inputs: vec![mu, alpha], attrs: vec![] }
     }
 
-    /// Builder of [`sample_generalized_negative_binomial`]: optional attributes of `_sample_generalized_negative_binomial`, then [`call`](SampleGeneralizedNegativeBinomial::call).
+    /// Builder of [`sample_generalized_negative_binomial`](fn@sample_generalized_negative_binomial): optional attributes of `_sample_generalized_negative_binomial`, then [`call`](SampleGeneralizedNegativeBinomial::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SampleGeneralizedNegativeBinomial<'a> {
         inputs: Vec<&'a NDArray>,
@@ -19381,7 +19381,7 @@ pub mod random {
         SampleMultinomial { inputs: vec![data], attrs: vec![] }
     }
 
-    /// Builder of [`sample_multinomial`]: optional attributes of `_sample_multinomial`, then [`call`](SampleMultinomial::call).
+    /// Builder of [`sample_multinomial`](fn@sample_multinomial): optional attributes of `_sample_multinomial`, then [`call`](SampleMultinomial::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SampleMultinomial<'a> {
         inputs: Vec<&'a NDArray>,
@@ -19425,7 +19425,7 @@ pub mod random {
         SampleNegativeBinomial { inputs: vec![k, p], attrs: vec![] }
     }
 
-    /// Builder of [`sample_negative_binomial`]: optional attributes of `_sample_negative_binomial`, then [`call`](SampleNegativeBinomial::call).
+    /// Builder of [`sample_negative_binomial`](fn@sample_negative_binomial): optional attributes of `_sample_negative_binomial`, then [`call`](SampleNegativeBinomial::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SampleNegativeBinomial<'a> {
         inputs: Vec<&'a NDArray>,
@@ -19463,7 +19463,7 @@ pub mod random {
         SampleNormal { inputs: vec![mu, sigma], attrs: vec![] }
     }
 
-    /// Builder of [`sample_normal`]: optional attributes of `_sample_normal`, then [`call`](SampleNormal::call).
+    /// Builder of [`sample_normal`](fn@sample_normal): optional attributes of `_sample_normal`, then [`call`](SampleNormal::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SampleNormal<'a> {
         inputs: Vec<&'a NDArray>,
@@ -19501,7 +19501,7 @@ pub mod random {
         SamplePoisson { inputs: vec![lam], attrs: vec![] }
     }
 
-    /// Builder of [`sample_poisson`]: optional attributes of `_sample_poisson`, then [`call`](SamplePoisson::call).
+    /// Builder of [`sample_poisson`](fn@sample_poisson): optional attributes of `_sample_poisson`, then [`call`](SamplePoisson::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SamplePoisson<'a> {
         inputs: Vec<&'a NDArray>,
@@ -19539,7 +19539,7 @@ pub mod random {
         SampleUniform { inputs: vec![low, high], attrs: vec![] }
     }
 
-    /// Builder of [`sample_uniform`]: optional attributes of `_sample_uniform`, then [`call`](SampleUniform::call).
+    /// Builder of [`sample_uniform`](fn@sample_uniform): optional attributes of `_sample_uniform`, then [`call`](SampleUniform::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SampleUniform<'a> {
         inputs: Vec<&'a NDArray>,
@@ -19579,7 +19579,7 @@ pub mod random {
         SampleUniqueZipfian { inputs: vec![], attrs: vec![("range_max", range_max.attr_string())] }
     }
 
-    /// Builder of [`sample_unique_zipfian`]: optional attributes of `_sample_unique_zipfian`, then [`call`](SampleUniqueZipfian::call).
+    /// Builder of [`sample_unique_zipfian`](fn@sample_unique_zipfian): optional attributes of `_sample_unique_zipfian`, then [`call`](SampleUniqueZipfian::call).
     #[must_use = "nothing runs until .call()"]
     pub struct SampleUniqueZipfian<'a> {
         inputs: Vec<&'a NDArray>,

@@ -11,7 +11,7 @@
 //! Signatures: inputs as `&NDArray` (variadic operators take `&[&NDArray]` and set their count
 //! attribute; operators whose inputs depend on attributes in ways the metadata does not show
 //! take `&[&NDArray]`), then the required attributes typed by kind (bool, i32, i64, f32, f64,
-//! `&[i64]` tuples, `&[f64]` tuples, [`DType`](crate::DType), `&str`). Inputs that a boolean
+//! `&[i64]` tuples, `&[f64]` tuples, [`DType`], `&str`). Inputs that a boolean
 //! attribute switches off (Convolution's `bias` by `no_bias`) are `Option<&NDArray>` and set that
 //! attribute. Operators without optional attributes run at once and return
 //! `Result<NDArray>` (one output) or `Result<Vec<NDArray>>`; the others return a builder with
