@@ -1,6 +1,6 @@
 //! Automatic differentiation (`mxnet.autograd`). Recording and training flags are the calling
 //! thread's [current context](crate::context)'s; scopes are guards:
-//! ```no_run
+//! ```
 //! # fn main() -> mxnet::Result<()> {
 //! use mxnet::{autograd, ops, GradReq, NDArray};
 //! let mut x = NDArray::from_slice(&[1.0f32, 2.0], &[2])?;

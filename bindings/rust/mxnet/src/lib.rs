@@ -1,6 +1,6 @@
 //! The Rust API of mxnet-cpp, over its stable C ABI (`libmxc.so.1`, the `mxc-sys` crate).
 //!
-//! ```no_run
+//! ```
 //! use mxnet::{autograd, ops, GradReq, NDArray};
 //! # fn main() -> mxnet::Result<()> {
 //! let x = NDArray::from_slice(&[-1.0f32, 2.0, -3.0, 4.0], &[2, 2])?;
@@ -84,5 +84,10 @@ pub fn handle_stats() -> Result<HandleStats> {
 }
 
 pub use context::abi_version;
+
+/// The example of `bindings/rust/README.md`, run as a doctest so it stays correct.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
 /// The raw C ABI (`mxc-sys`), for what the safe API does not cover.
 pub use mxc_sys as sys;

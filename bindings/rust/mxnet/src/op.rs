@@ -263,7 +263,7 @@ impl std::fmt::Debug for Op {
 
 /// Runs the operator named `name` (canonical or alias) by name: [`Op::find`] then
 /// [`Op::invoke`]. Errors: `NotFound` for an unknown operator; as [`Op::invoke`].
-/// ```no_run
+/// ```
 /// # fn main() -> mxnet::Result<()> {
 /// let x = mxnet::NDArray::from_slice(&[-1.0f32, 2.0], &[2])?;
 /// let y = mxnet::invoke("Activation", &[&x], &[("act_type", "relu")])?;
