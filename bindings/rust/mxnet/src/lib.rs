@@ -55,7 +55,7 @@ pub use context::Context;
 pub use device::Device;
 pub use dtype::{DType, Element};
 pub use error::{Code, Error, Result};
-pub use ndarray::{FileFormat, Loaded, NDArray};
+pub use ndarray::{FileFormat, LoadOptions, Loaded, NDArray};
 pub use op::{invoke, AttrInfo, AttrKind, AttrValue, Op, OpInfo};
 pub use symbol::{InferredShapes, InferredTypes, Symbol};
 

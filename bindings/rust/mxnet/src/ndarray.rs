@@ -90,6 +90,30 @@ impl FileFormat {
     }
 }
 
+/// Options of [`NDArray::load_with`] (`mxc_ndarray_load_options`); the default is what
+/// [`NDArray::load`] uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Where the loaded arrays are placed (default cpu(0)).
+    pub device: Device,
+    /// Bytes after the names section (or after `.npy` data) are a `DataLoss` error instead of
+    /// being ignored as MXNet does.
+    pub reject_trailing_bytes: bool,
+    /// Sparse records are `Unimplemented` errors instead of being densified.
+    pub keep_sparse: bool,
+}
+
+impl LoadOptions {
+    fn to_raw(self) -> sys::mxc_ndarray_load_options {
+        sys::mxc_ndarray_load_options {
+            struct_size: std::mem::size_of::<sys::mxc_ndarray_load_options>(),
+            device: self.device.to_raw(),
+            reject_trailing_bytes: self.reject_trailing_bytes as i32,
+            keep_sparse: self.keep_sparse as i32,
+        }
+    }
+}
+
 /// The arrays of a file ([`NDArray::load`]): in file order, with names when the file is a dict.
 /// "None" records are `None`.
 #[derive(Clone, Debug)]
@@ -546,38 +570,44 @@ impl NDArray {
     /// Errors: `NotFound` (missing file), `DataLoss` (corrupt or truncated, naming the record
     /// and byte offset), `InvalidArgument` (not such a file), `Unimplemented`.
     pub fn load(path: impl AsRef<Path>) -> Result<Loaded> {
+        NDArray::load_with(path, LoadOptions::default())
+    }
+
+    /// As [`load`](Self::load), with options (device, strictness).
+    pub fn load_with(path: impl AsRef<Path>, options: LoadOptions) -> Result<Loaded> {
         ensure_abi()?;
         let path = path_cstring(path.as_ref())?;
+        let opts = options.to_raw();
         let (mut arrays, mut names, mut count) = (ptr::null_mut(), ptr::null_mut(), 0);
-        // SAFETY: valid out-pointers; NULL options = defaults.
+        // SAFETY: valid out-pointers and sized options.
         check(unsafe {
-            sys::mxc_ndarray_load(
-                path.as_ptr(),
-                ptr::null(),
-                &mut arrays,
-                &mut names,
-                &mut count,
-            )
+            sys::mxc_ndarray_load(path.as_ptr(), &opts, &mut arrays, &mut names, &mut count)
         })?;
-        Ok(unsafe { take_loaded(arrays, names.cast(), count) })
+        Ok(unsafe { take_loaded(arrays, names, count) })
     }
 
     /// Loads arrays from the bytes of such a file. Errors: as [`load`](Self::load).
     pub fn load_from_bytes(bytes: &[u8]) -> Result<Loaded> {
+        NDArray::load_from_bytes_with(bytes, LoadOptions::default())
+    }
+
+    /// As [`load_from_bytes`](Self::load_from_bytes), with options.
+    pub fn load_from_bytes_with(bytes: &[u8], options: LoadOptions) -> Result<Loaded> {
         ensure_abi()?;
+        let opts = options.to_raw();
         let (mut arrays, mut names, mut count) = (ptr::null_mut(), ptr::null_mut(), 0);
-        // SAFETY: bytes valid for its length; valid out-pointers.
+        // SAFETY: bytes valid for its length; valid out-pointers and sized options.
         check(unsafe {
             sys::mxc_ndarray_load_from_buffer(
                 bytes.as_ptr().cast(),
                 bytes.len(),
-                ptr::null(),
+                &opts,
                 &mut arrays,
                 &mut names,
                 &mut count,
             )
         })?;
-        Ok(unsafe { take_loaded(arrays, names.cast(), count) })
+        Ok(unsafe { take_loaded(arrays, names, count) })
     }
 }
 

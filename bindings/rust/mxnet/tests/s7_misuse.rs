@@ -116,3 +116,37 @@ fn unknown_operator() {
     assert!(mxnet::invoke("relu", &[], &[]).is_err());
     assert!(mxnet::invoke("relu", &[&x], &[("no_such_attr", "1")]).is_err());
 }
+
+#[test]
+fn trailing_bytes_are_ignored_or_rejected() {
+    let a = NDArray::from_slice(&[1.0f32, 2.0], &[2]).unwrap();
+    let mut bytes = NDArray::save_to_bytes(&[&a], None, mxnet::FileFormat::NDArrayList).unwrap();
+    bytes.extend_from_slice(b"junk");
+    // MXNet ignores bytes after the names section; the strict option makes them DataLoss.
+    let l = NDArray::load_from_bytes(&bytes).unwrap();
+    assert_eq!(
+        l.arrays[0].as_ref().unwrap().to_vec::<f32>().unwrap(),
+        [1.0, 2.0]
+    );
+    let strict = mxnet::LoadOptions {
+        reject_trailing_bytes: true,
+        ..Default::default()
+    };
+    let e = NDArray::load_from_bytes_with(&bytes, strict).unwrap_err();
+    assert_eq!(e.code(), Code::DataLoss, "{e}");
+}
+
+#[test]
+fn devices_this_build_lacks() {
+    // A CPU-only build names the missing device; a CUDA build creates the array.
+    match NDArray::zeros_on(&[1], DType::Float32, mxnet::Device::Gpu(0)) {
+        Ok(a) => assert_eq!(a.device().unwrap(), mxnet::Device::Gpu(0)),
+        Err(e) => {
+            assert_eq!(e.code(), Code::Unavailable);
+            assert!(e.message().contains("gpu(0)"), "{e}");
+        }
+    }
+    let e = mxnet::Context::with_options(mxnet::Device::Gpu(-1), None).unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument);
+    assert!(e.message().contains("-1"), "{e}");
+}
