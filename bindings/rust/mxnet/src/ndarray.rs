@@ -418,6 +418,21 @@ impl NDArray {
     /// (`InvalidArgument`).
     pub fn copy_to_slice<T: Element>(&self, dst: &mut [T]) -> Result<()> {
         expect_dtype::<T>("NDArray::copy_to_slice", self.dtype()?)?;
+        if T::DTYPE == DType::Bool {
+            // A bool array may hold bytes other than 0 and 1 (from_bytes): read bytes, then
+            // convert, so no invalid `bool` is ever made.
+            let mut bytes = vec![0u8; dst.len()];
+            // SAFETY: bytes is valid for its length; the library checks the size.
+            check(unsafe {
+                sys::mxc_ndarray_copy_to_host(self.as_raw(), bytes.as_mut_ptr().cast(), bytes.len())
+            })?;
+            // SAFETY: Element is sealed; the only Element with DTYPE Bool is `bool`.
+            let dst = unsafe { &mut *(dst as *mut [T] as *mut [bool]) };
+            for (d, b) in dst.iter_mut().zip(bytes) {
+                *d = b != 0;
+            }
+            return Ok(());
+        }
         // SAFETY: dst is valid for its byte length; the library checks the size.
         check(unsafe {
             sys::mxc_ndarray_copy_to_host(

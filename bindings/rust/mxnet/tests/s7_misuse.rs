@@ -150,3 +150,10 @@ fn devices_this_build_lacks() {
     assert_eq!(e.code(), Code::InvalidArgument);
     assert!(e.message().contains("-1"), "{e}");
 }
+
+#[test]
+fn bool_arrays_with_other_bytes_read_as_true() {
+    // Raw bytes 0, 1, 2, 255 in a bool array: reading never makes an invalid Rust bool.
+    let b = NDArray::from_bytes(&[0, 1, 2, 255], &[4], DType::Bool, mxnet::Device::CPU).unwrap();
+    assert_eq!(b.to_vec::<bool>().unwrap(), [false, true, true, true]);
+}
