@@ -90,6 +90,15 @@ void BM_CxxPlusScalar10(benchmark::State& state) {
 }
 BENCHMARK(BM_CxxPlusScalar10);
 
+// The C++ call by name with the same string attribute (what mxc_invoke does underneath).
+void BM_CxxByNamePlusScalar10(benchmark::State& state) {
+  mxnet::NDArray x = mxnet::NDArray::Full(mxnet::Shape{10}, 1.0);
+  std::vector<mxnet::NDArray> in{x};
+  for (auto _ : state)
+    benchmark::DoNotOptimize(mxnet::Invoke("_plus_scalar", in, {{"scalar", "2"}}));
+}
+BENCHMARK(BM_CxxByNamePlusScalar10);
+
 void BM_MxcPlusScalar10(benchmark::State& state) {
   mxc_ndarray* x = Ones10();
   mxc_op* op = Find("_plus_scalar");

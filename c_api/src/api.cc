@@ -78,6 +78,14 @@ std::string_view Str(const char* s, std::string_view arg) {
   return v;
 }
 
+std::vector<std::string> Strs(const char* const* strs, size_t n, std::string_view arg) {
+  Array(strs, n, arg);
+  std::vector<std::string> out;
+  out.reserve(n);
+  for (size_t i = 0; i < n; ++i) out.emplace_back(Str(strs[i], mxnet::StrCat(arg, "[", i, "]")));
+  return out;
+}
+
 std::map<std::string, std::string> Attrs(const char* const* keys, const char* const* values,
                                          size_t n) {
   Array(keys, n, "keys");

@@ -76,6 +76,9 @@ std::string_view Str(const char* s, std::string_view arg);
 // Throws unless `s` is valid UTF-8 (overlongs, surrogates and code points > U+10FFFF are not).
 void CheckUtf8(std::string_view s, std::string_view arg);
 
+// strs[0..n) as strings. Errors: a NULL array (n > 0) or string ("argument 'arg[i]'"), bad UTF-8.
+std::vector<std::string> Strs(const char* const* strs, size_t n, std::string_view arg);
+
 // String attributes keys[i] = values[i] as an AttrDict. Errors: NULL arrays/strings, bad UTF-8,
 // duplicate keys.
 std::map<std::string, std::string> Attrs(const char* const* keys, const char* const* values,

@@ -25,6 +25,18 @@ MXC_API void mxc_status_free(mxc_status* status) noexcept {
   if (status && !mxc::IsStaticStatus(status)) delete mxc::FromC(status);
 }
 
+MXC_API mxc_status* mxc_status_create(int32_t code, const char* message) noexcept {
+  std::string_view m = message ? message : "";
+  try {
+    mxc::CheckUtf8(m, "message");
+  } catch (...) {
+    m = "(a message with invalid UTF-8)";
+  }
+  bool known = code > 0 && code <= static_cast<int32_t>(absl::StatusCode::kUnauthenticated);
+  return mxc::MakeStatus(known ? static_cast<absl::StatusCode>(code) : absl::StatusCode::kUnknown,
+                         "callback", m);
+}
+
 MXC_API const char* mxc_code_name(int32_t code) noexcept {
   static constexpr const char* kNames[] = {"OK",
                                            "CANCELLED",

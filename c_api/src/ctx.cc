@@ -7,15 +7,18 @@
 
 namespace mxc {
 
-CtxScope::CtxScope(CtxState* ctx) : saved_(mxnet::ThreadDispatchState()) {
-  // autograd::set_recording also installs autograd's recorder on first use.
-  mxnet::autograd::set_recording(ctx && ctx->recording.load());
-  mxnet::autograd::set_training(ctx && ctx->training.load());
+CtxScope::CtxScope(CtxState* ctx) : state_(&mxnet::ThreadDispatchState()), saved_(*state_) {
+  const bool recording = ctx && ctx->recording.load(std::memory_order_relaxed);
+  // autograd::set_recording installs autograd's recorder on first use; plain stores otherwise
+  // (this runs on every call: one thread-local lookup).
+  if (recording && !state_->is_recording) mxnet::autograd::set_recording(true);
+  state_->is_recording = recording;
+  state_->is_training = ctx && ctx->training.load(std::memory_order_relaxed);
   device_ = ctx ? ctx->device() : mxnet::cpu();
-  if (ctx && ctx->own_rng.load()) rng_.emplace(&ctx->rng);
+  if (ctx && ctx->own_rng.load(std::memory_order_relaxed)) rng_.emplace(&ctx->rng);
 }
 
-CtxScope::~CtxScope() { mxnet::ThreadDispatchState() = saved_; }
+CtxScope::~CtxScope() { *state_ = saved_; }
 
 }  // namespace mxc
 

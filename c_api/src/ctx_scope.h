@@ -48,6 +48,7 @@ class CtxScope {
   mxnet::Device device() const { return device_; }
 
  private:
+  mxnet::DispatchState* state_;  // this thread's
   mxnet::DispatchState saved_;
   mxnet::Device device_;
   std::optional<mxnet::random::ScopedGeneratorSet> rng_;

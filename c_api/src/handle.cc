@@ -26,7 +26,8 @@ uintptr_t SpaceBase() {
 }
 
 constexpr const char* kTagNames[64] = {
-    "no type", "mxc_ctx", "mxc_ndarray", "mxc_op", "mxc_symbol", "mxc_infer_result",
+    "no type",   "mxc_ctx",       "mxc_ndarray", "mxc_op",        "mxc_symbol",  "mxc_infer_result",
+    "mxc_block", "mxc_parameter", "mxc_trainer", "mxc_transform", "mxc_dataset", "mxc_dataloader",
 };
 
 }  // namespace

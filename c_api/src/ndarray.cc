@@ -2,6 +2,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <memory>
+#include <utility>
 
 #include "c_api/src/api.h"
 #include "c_api/src/ctx_scope.h"
@@ -108,6 +109,22 @@ ToSave CollectToSave(mxc_ndarray* const* arrays, const char* const* names, size_
       t.named.emplace_back(std::string(Str(names[i], Arg("names", i).str())), t.arrays[i]);
   }
   return t;
+}
+
+void ReturnArrays(std::span<mxnet::NDArray> arrays, mxc_ndarray** out, size_t max, size_t* count,
+                  std::string_view what, std::string_view noun) {
+  size_t n = arrays.size();
+  if (n > max)
+    MX_THROW(absl::StatusCode::kOutOfRange, what, " returns ", n, " ", noun, " but the ", noun,
+             " buffer holds ", max);
+  size_t made = 0;
+  try {
+    for (; made < n; ++made) out[made] = New<mxc_ndarray>(std::move(arrays[made]));
+  } catch (...) {
+    for (size_t i = 0; i < made; ++i) mxc_ndarray_free(out[i]);
+    throw;
+  }
+  *count = n;
 }
 
 }  // namespace mxc

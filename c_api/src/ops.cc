@@ -6,6 +6,7 @@
 #include "c_api/src/api.h"
 #include "c_api/src/ctx_scope.h"
 #include "c_api/src/handles.h"
+#include "c_api/src/ndarray_util.h"
 #include "c_api/src/ops_util.h"
 #include "ndarray/op.h"
 
@@ -262,17 +263,8 @@ MXC_STATUS mxc_invoke(mxc_ctx* ctx, mxc_op* op, mxc_ndarray* const* inputs, size
     mxnet::OpAttrs parsed = mxnet::OpAttrs::Parse(o, attrs);
     mxnet::NDArrayVec outs = mxnet::Invoke(o, parsed, in, dev);
     size_t n = static_cast<size_t>(o.NumVisibleOutputs(parsed));
-    if (n > max_outputs)
-      MX_THROW(absl::StatusCode::kOutOfRange, o.name, " returns ", n,
-               " outputs but the outputs buffer holds ", max_outputs);
-    size_t made = 0;
-    try {
-      for (; made < n; ++made) outputs[made] = mxc::New<mxc_ndarray>(std::move(outs[made]));
-    } catch (...) {
-      for (size_t i = 0; i < made; ++i) mxc_ndarray_free(outputs[i]);
-      throw;
-    }
-    *num_outputs = n;
+    mxc::ReturnArrays(std::span(outs).first(n), outputs, max_outputs, num_outputs, o.name,
+                      "outputs");
   });
 }
 

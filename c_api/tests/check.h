@@ -131,6 +131,31 @@ static inline mxc_ndarray* run1(mxc_ctx* ctx, const char* op_name, mxc_ndarray* 
   return out;
 }
 
+/* A small network built from symbols (mxc_symbol_block_create): data -> FullyConnected(hidden)
+ * "fc1" -> relu "relu1" -> FullyConnected(outputs) "fc2"; parameters fc1_weight, fc1_bias,
+ * fc2_weight, fc2_bias, uninitialized. FullyConnected flattens (B, ...) inputs. */
+static inline mxc_block* make_mlp(const char* hidden, const char* outputs) {
+  mxc_op *fc = NULL, *act = NULL;
+  mxc_symbol *data = NULL, *h = NULL, *a = NULL, *y = NULL;
+  const char* k_fc[1] = {"num_hidden"};
+  const char* k_act[1] = {"act_type"};
+  const char* v_act[1] = {"relu"};
+  const char* data_name[1] = {"data"};
+  mxc_block* b = NULL;
+  CHECK_OK(mxc_op_find("FullyConnected", &fc));
+  CHECK_OK(mxc_op_find("Activation", &act));
+  CHECK_OK(mxc_symbol_variable("data", &data));
+  CHECK_OK(mxc_symbol_create(fc, &data, 1, k_fc, &hidden, 1, "fc1", &h));
+  CHECK_OK(mxc_symbol_create(act, &h, 1, k_act, v_act, 1, "relu1", &a));
+  CHECK_OK(mxc_symbol_create(fc, &a, 1, k_fc, &outputs, 1, "fc2", &y));
+  CHECK_OK(mxc_symbol_block_create(y, data_name, 1, &b));
+  mxc_symbol_free(data);
+  mxc_symbol_free(h);
+  mxc_symbol_free(a);
+  mxc_symbol_free(y);
+  return b;
+}
+
 /* The directory of the test's data files (Bazel runfiles), with a trailing '/'. */
 static inline const char* data_dir(void) {
   static char buf[4096];

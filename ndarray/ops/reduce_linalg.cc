@@ -666,7 +666,16 @@ MX_REGISTER_OP(_backward_linalg_sumlogdiag)
     .set_num_inputs(2)
     .set_input_names(std::vector<std::string>{"ograd", "A"})
     .set_infer_shape([](const OpAttrs&, ShapeVec* in, ShapeVec* out) {
-      if ((*in)[1].ndim_known()) MergeShape(&(*out)[0], (*in)[1], "_backward_linalg_sumlogdiag");
+      const char* op = "_backward_linalg_sumlogdiag";
+      const Shape& a = (*in)[1];
+      if (!a.ndim_known()) return;
+      // The kernel indexes A as (..., n, n) and ograd as its batch shape: check both.
+      int n = a.ndim();
+      if (n < 2 || (a[n - 1] >= 0 && a[n - 2] >= 0 && a[n - 1] != a[n - 2]))
+        MX_THROW(kBad, op, ": input A must be square matrices on its last two axes, got shape ",
+                 a.ToString());
+      MergeShape(&(*in)[0], BatchShape(a), StrCat(op, ": ograd"));
+      MergeShape(&(*out)[0], a, op);
     })
     .set_infer_type(LinalgType)
     .set_kernel({DeviceType::kCPU, Backend::kReference},

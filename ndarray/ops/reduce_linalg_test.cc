@@ -427,6 +427,18 @@ TEST(Linalg, ErrorsNameOpAndShapes) {
   ExpectError([&] { nd::linalg_maketrian(Rand({4}, 1)); },
               {"_linalg_maketrian", "triangular number"});
   ExpectError([&] { nd::linalg_sumlogdiag(Rand({2, 3}, 1)); }, {"_linalg_sumlogdiag", "square"});
+  // The gradient op called directly: non-square A (its kernel wrote out of bounds) and an ograd
+  // that is not A's batch shape.
+  ExpectError(
+      [&] {
+        RunOp("_backward_linalg_sumlogdiag", {Rand({2, 3}, 1), Rand({2, 3}, 2)}, {});
+      },
+      {"_backward_linalg_sumlogdiag", "square", "(2, 3)"});
+  ExpectError(
+      [&] {
+        RunOp("_backward_linalg_sumlogdiag", {Rand({3}, 1), Rand({2, 3, 3}, 2)}, {});
+      },
+      {"_backward_linalg_sumlogdiag", "ograd"});
   ExpectError([&] { nd::linalg_syrk(Rand({3}, 1)); }, {"_linalg_syrk", "at least 2 dimensions"});
   ExpectError([&] { nd::linalg_inverse(sq.astype(DType::kInt32)); },
               {"_linalg_inverse", "int32", "float32 and float64"});

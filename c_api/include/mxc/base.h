@@ -93,6 +93,10 @@ MXC_API mxc_code mxc_status_code(const mxc_status* status) MXC_NOEXCEPT;
 MXC_API const char* mxc_status_message(const mxc_status* status) MXC_NOEXCEPT;
 /* Frees a status; NULL is ignored. Threads: any (once per status). */
 MXC_API void mxc_status_free(mxc_status* status) MXC_NOEXCEPT;
+/* A new status for callbacks to return (mxc/data.h): `code` (MXC_OK and values outside the enum
+ * become MXC_UNKNOWN) and `message` (copied; NULL is ""; invalid UTF-8 is replaced by a note), as
+ * "callback: <message>". Never NULL. Threads: any. */
+MXC_API mxc_status* mxc_status_create(int32_t code, const char* message) MXC_NOEXCEPT;
 /* The canonical name of a code ("INVALID_ARGUMENT"); "UNKNOWN" for values outside the enum.
  * The string is static. Threads: any. */
 MXC_API const char* mxc_code_name(int32_t code) MXC_NOEXCEPT;

@@ -24,20 +24,24 @@ typedef struct mxc_ctx_options {
   uint64_t seed;
 } mxc_ctx_options;
 
-/* A new ctx: not recording, predict mode (training off), `options` applied (NULL: defaults). */
+/* A new ctx: not recording, predict mode (training off), `options` applied (NULL: defaults).
+ * Threads: any; the handles it takes may be read by other threads at the same time. */
 MXC_STATUS mxc_ctx_create(const mxc_ctx_options* options, mxc_ctx** out) MXC_NOEXCEPT;
-/* +1 reference. Errors: invalid handle. */
+/* +1 reference. Errors: invalid handle. Threads: any. */
 MXC_STATUS mxc_ctx_retain(mxc_ctx* ctx) MXC_NOEXCEPT;
-/* -1 reference; frees the ctx at zero. NULL and invalid handles are ignored. */
+/* -1 reference; frees the ctx at zero. NULL and invalid handles are ignored.
+ * Threads: any (also the thread that did not create it). */
 MXC_API void mxc_ctx_free(mxc_ctx* ctx) MXC_NOEXCEPT;
 
-/* The default device (for operators without inputs). */
+/* The default device (for operators without inputs).
+ * Threads: any; the handles it takes may be read by other threads at the same time. */
 MXC_STATUS mxc_ctx_device(mxc_ctx* ctx, mxc_device* out) MXC_NOEXCEPT;
 /* Sets the default device; `previous` (may be NULL) gets the old one. Errors: unknown device
- * type, negative id. */
+ * type, negative id. Threads: one thread at a time per ctx. */
 MXC_STATUS mxc_ctx_set_device(mxc_ctx* ctx, mxc_device device, mxc_device* previous) MXC_NOEXCEPT;
 /* Gives the ctx its own RNG stream restarted from `seed` (one generator per device derived from
- * it, like mx.random.seed): the same seed gives the same random operator outputs. */
+ * it, like mx.random.seed): the same seed gives the same random operator outputs.
+ * Threads: one thread at a time per ctx. */
 MXC_STATUS mxc_ctx_seed(mxc_ctx* ctx, uint64_t seed) MXC_NOEXCEPT;
 
 /* Seeds the process-wide generators (mx.random.seed), which ctxs without their own stream and

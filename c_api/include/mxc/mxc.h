@@ -5,8 +5,11 @@
 #include "mxc/autograd.h"
 #include "mxc/base.h"
 #include "mxc/ctx.h"
+#include "mxc/data.h"
+#include "mxc/gluon.h"
 #include "mxc/ndarray.h"
 #include "mxc/ops.h"
 #include "mxc/symbol.h"
+#include "mxc/training.h"
 
 #endif /* MXC_MXC_H_ */

@@ -15,12 +15,15 @@ MXC_EXTERN_C_BEGIN
 
 typedef struct mxc_op mxc_op;
 
-/* Number of registered operators (canonical names; aliases not counted). */
+/* Number of registered operators (canonical names; aliases not counted).
+ * Threads: any; the handles it takes may be read by other threads at the same time. */
 MXC_STATUS mxc_op_count(size_t* out) MXC_NOEXCEPT;
-/* Operator `index` in name order (0 <= index < mxc_op_count). Errors: index out of range. */
+/* Operator `index` in name order (0 <= index < mxc_op_count). Errors: index out of range.
+ * Threads: any; the handles it takes may be read by other threads at the same time. */
 MXC_STATUS mxc_op_at(size_t index, mxc_op** out) MXC_NOEXCEPT;
 /* The operator named `name` (canonical name or alias, e.g. "relu", "Convolution", "_plus").
- * Errors: MXC_NOT_FOUND "unknown operator 'X'". */
+ * Errors: MXC_NOT_FOUND "unknown operator 'X'".
+ * Threads: any; the handles it takes may be read by other threads at the same time. */
 MXC_STATUS mxc_op_find(const char* name, mxc_op** out) MXC_NOEXCEPT;
 
 /* Attribute value kinds (mxc_op_attr.kind). The string form is what mxc_invoke takes: bool
@@ -79,17 +82,21 @@ typedef struct mxc_op_attr {
   const char* const* choices;
 } mxc_op_attr;
 
-/* Fills `info` (struct_size set by the caller; fields past it are not written). */
+/* Fills `info` (struct_size set by the caller; fields past it are not written).
+ * Threads: any; the handles it takes may be read by other threads at the same time. */
 MXC_STATUS mxc_op_get_info(mxc_op* op, mxc_op_info* info) MXC_NOEXCEPT;
-/* Fills `attr` for attribute `index` (< mxc_op_info.num_attrs). */
+/* Fills `attr` for attribute `index` (< mxc_op_info.num_attrs).
+ * Threads: any; the handles it takes may be read by other threads at the same time. */
 MXC_STATUS mxc_op_attr_at(mxc_op* op, size_t index, mxc_op_attr* attr) MXC_NOEXCEPT;
 /* Input count and visible output count for the given attributes (string form, as mxc_invoke).
- * Errors: bad attributes (naming the op and attribute). */
+ * Errors: bad attributes (naming the op and attribute).
+ * Threads: any; the handles it takes may be read by other threads at the same time. */
 MXC_STATUS mxc_op_num_io(mxc_op* op, const char* const* keys, const char* const* values,
                          size_t num_attrs, size_t* num_inputs, size_t* num_outputs) MXC_NOEXCEPT;
 
 /* Input names for the given attributes (e.g. Convolution with no_bias "True": data, weight);
- * *names is freed with mxc_string_array_free(*names, *count). Errors: bad attributes. */
+ * *names is freed with mxc_string_array_free(*names, *count). Errors: bad attributes.
+ * Threads: any; the handles it takes may be read by other threads at the same time. */
 MXC_STATUS mxc_op_input_names(mxc_op* op, const char* const* keys, const char* const* values,
                               size_t num_attrs, char*** names, size_t* count) MXC_NOEXCEPT;
 
