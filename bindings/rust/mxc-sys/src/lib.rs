@@ -35,6 +35,12 @@ opaque_types! {
     mxc_symbol,
     mxc_infer_result,
     DLManagedTensor,
+    mxc_block,
+    mxc_parameter,
+    mxc_trainer,
+    mxc_transform,
+    mxc_dataset,
+    mxc_dataloader,
 }
 
 // ---- base.h ----
@@ -197,6 +203,77 @@ pub const MXC_INFER_ARGUMENTS: i32 = 0;
 pub const MXC_INFER_OUTPUTS: i32 = 1;
 pub const MXC_INFER_AUX_STATES: i32 = 2;
 
+// ---- gluon.h ----
+
+/// Model-zoo options (`mxc_model_zoo_get`); zero fields mean the defaults.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mxc_model_options {
+    pub struct_size: usize,
+    pub classes: i64,
+    pub pretrained: i32,
+    pub root: *const c_char,
+    pub device: mxc_device,
+}
+
+/// Hybridize options (`mxc_block_hybridize`); zero fields mean the defaults.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mxc_hybridize_options {
+    pub struct_size: usize,
+    pub deactivate: i32,
+    pub static_alloc: i32,
+    pub static_shape: i32,
+    pub backend: *const c_char,
+}
+
+/// load_parameters options (`mxc_block_load_parameters`); zero fields mean the defaults.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct mxc_load_parameters_options {
+    pub struct_size: usize,
+    pub device: mxc_device,
+    pub allow_missing: i32,
+    pub ignore_extra: i32,
+    pub cast_dtype: i32,
+}
+
+// ---- data.h ----
+
+pub const MXC_INTERP_NEAREST: i32 = 0;
+pub const MXC_INTERP_BILINEAR: i32 = 1;
+pub const MXC_INTERP_BICUBIC: i32 = 2;
+pub const MXC_INTERP_AREA: i32 = 3;
+pub const MXC_INTERP_LANCZOS: i32 = 4;
+
+/// A transform written by the caller: returns NULL and a +1 array in `*output`, or a status
+/// made with `mxc_status_create`. Called on whichever thread applies the transform.
+pub type mxc_transform_fn = Option<
+    unsafe extern "C" fn(
+        user_data: *mut c_void,
+        input: *mut mxc_ndarray,
+        output: *mut *mut mxc_ndarray,
+    ) -> *mut mxc_status,
+>;
+/// Frees a callback's user data; called once, on the thread dropping the last reference.
+pub type mxc_user_data_free_fn = Option<unsafe extern "C" fn(user_data: *mut c_void)>;
+
+pub const MXC_LAST_BATCH_KEEP: i32 = 0;
+pub const MXC_LAST_BATCH_DISCARD: i32 = 1;
+pub const MXC_LAST_BATCH_ROLLOVER: i32 = 2;
+
+/// DataLoader options (`mxc_dataloader_create`); batch_size is required.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct mxc_dataloader_options {
+    pub struct_size: usize,
+    pub batch_size: i64,
+    pub shuffle: i32,
+    pub last_batch: i32,
+    pub num_workers: i32,
+    pub prefetch: i32,
+}
+
 extern "C" {
     // ---- base.h ----
     pub fn mxc_abi_version() -> u32;
@@ -211,6 +288,7 @@ extern "C" {
     pub fn mxc_string_array_free(strs: *mut *mut c_char, count: usize);
     pub fn mxc_bytes_free(bytes: *mut c_void);
     pub fn mxc_handle_stats_get(stats: *mut mxc_handle_stats) -> *mut mxc_status;
+    pub fn mxc_status_create(code: i32, message: *const c_char) -> *mut mxc_status;
 
     // ---- ctx.h ----
     pub fn mxc_ctx_create(
@@ -516,4 +594,271 @@ extern "C" {
     ) -> *mut mxc_status;
     pub fn mxc_infer_result_retain(result: *mut mxc_infer_result) -> *mut mxc_status;
     pub fn mxc_infer_result_free(result: *mut mxc_infer_result);
+
+    // ---- gluon.h ----
+    pub fn mxc_model_zoo_list(names: *mut *mut *mut c_char, count: *mut usize) -> *mut mxc_status;
+    pub fn mxc_model_zoo_get(
+        name: *const c_char,
+        options: *const mxc_model_options,
+        out: *mut *mut mxc_block,
+    ) -> *mut mxc_status;
+    pub fn mxc_block_retain(block: *mut mxc_block) -> *mut mxc_status;
+    pub fn mxc_block_free(block: *mut mxc_block);
+    pub fn mxc_symbol_block_imports(
+        symbol_file: *const c_char,
+        input_names: *const *const c_char,
+        num_inputs: usize,
+        param_file: *const c_char,
+        device: mxc_device,
+        out: *mut *mut mxc_block,
+    ) -> *mut mxc_status;
+    pub fn mxc_symbol_block_create(
+        outputs: *mut mxc_symbol,
+        input_names: *const *const c_char,
+        num_inputs: usize,
+        out: *mut *mut mxc_block,
+    ) -> *mut mxc_status;
+    pub fn mxc_block_initialize(
+        ctx: *mut mxc_ctx,
+        block: *mut mxc_block,
+        init: *const c_char,
+        device: mxc_device,
+        force_reinit: i32,
+    ) -> *mut mxc_status;
+    pub fn mxc_block_call(
+        ctx: *mut mxc_ctx,
+        block: *mut mxc_block,
+        inputs: *const *mut mxc_ndarray,
+        num_inputs: usize,
+        outputs: *mut *mut mxc_ndarray,
+        max_outputs: usize,
+        num_outputs: *mut usize,
+    ) -> *mut mxc_status;
+    pub fn mxc_block_hybridize(
+        block: *mut mxc_block,
+        options: *const mxc_hybridize_options,
+    ) -> *mut mxc_status;
+    pub fn mxc_block_export(
+        block: *mut mxc_block,
+        path: *const c_char,
+        epoch: i32,
+    ) -> *mut mxc_status;
+    pub fn mxc_block_save_parameters(block: *mut mxc_block, path: *const c_char)
+        -> *mut mxc_status;
+    pub fn mxc_block_load_parameters(
+        block: *mut mxc_block,
+        path: *const c_char,
+        options: *const mxc_load_parameters_options,
+    ) -> *mut mxc_status;
+    pub fn mxc_block_collect_params(
+        block: *mut mxc_block,
+        select: *const c_char,
+        params: *mut *mut *mut mxc_parameter,
+        count: *mut usize,
+    ) -> *mut mxc_status;
+    pub fn mxc_block_zero_grad(block: *mut mxc_block) -> *mut mxc_status;
+    pub fn mxc_block_to_string(block: *mut mxc_block, text: *mut *mut c_char) -> *mut mxc_status;
+    pub fn mxc_parameter_retain(param: *mut mxc_parameter) -> *mut mxc_status;
+    pub fn mxc_parameter_free(param: *mut mxc_parameter);
+    pub fn mxc_parameter_array_free(params: *mut *mut mxc_parameter, count: usize);
+    pub fn mxc_parameter_name(param: *mut mxc_parameter, name: *mut *mut c_char)
+        -> *mut mxc_status;
+    pub fn mxc_parameter_shape(
+        param: *mut mxc_parameter,
+        dims: *mut i64,
+        capacity: usize,
+        ndim: *mut i32,
+    ) -> *mut mxc_status;
+    pub fn mxc_parameter_dtype(param: *mut mxc_parameter, dtype: *mut i32) -> *mut mxc_status;
+    pub fn mxc_parameter_data(
+        param: *mut mxc_parameter,
+        device: mxc_device,
+        out: *mut *mut mxc_ndarray,
+    ) -> *mut mxc_status;
+    pub fn mxc_parameter_grad(
+        param: *mut mxc_parameter,
+        device: mxc_device,
+        out: *mut *mut mxc_ndarray,
+    ) -> *mut mxc_status;
+    pub fn mxc_parameter_set_data(
+        param: *mut mxc_parameter,
+        value: *mut mxc_ndarray,
+    ) -> *mut mxc_status;
+    pub fn mxc_parameter_initialize(
+        ctx: *mut mxc_ctx,
+        param: *mut mxc_parameter,
+        init: *const c_char,
+        device: mxc_device,
+        force_reinit: i32,
+    ) -> *mut mxc_status;
+    pub fn mxc_parameter_zero_grad(param: *mut mxc_parameter) -> *mut mxc_status;
+    pub fn mxc_parameter_grad_req(param: *mut mxc_parameter, grad_req: *mut i32)
+        -> *mut mxc_status;
+    pub fn mxc_parameter_set_grad_req(param: *mut mxc_parameter, grad_req: i32) -> *mut mxc_status;
+    pub fn mxc_parameter_lr_mult(param: *mut mxc_parameter, out: *mut f64) -> *mut mxc_status;
+    pub fn mxc_parameter_set_lr_mult(param: *mut mxc_parameter, value: f64) -> *mut mxc_status;
+    pub fn mxc_parameter_wd_mult(param: *mut mxc_parameter, out: *mut f64) -> *mut mxc_status;
+    pub fn mxc_parameter_set_wd_mult(param: *mut mxc_parameter, value: f64) -> *mut mxc_status;
+
+    // ---- training.h ----
+    pub fn mxc_loss_list(names: *mut *mut *mut c_char, count: *mut usize) -> *mut mxc_status;
+    pub fn mxc_loss_create(
+        name: *const c_char,
+        keys: *const *const c_char,
+        values: *const *const c_char,
+        num_kwargs: usize,
+        out: *mut *mut mxc_block,
+    ) -> *mut mxc_status;
+    pub fn mxc_trainer_create(
+        params: *const *mut mxc_parameter,
+        num_params: usize,
+        optimizer: *const c_char,
+        keys: *const *const c_char,
+        values: *const *const c_char,
+        num_kwargs: usize,
+        out: *mut *mut mxc_trainer,
+    ) -> *mut mxc_status;
+    pub fn mxc_trainer_retain(trainer: *mut mxc_trainer) -> *mut mxc_status;
+    pub fn mxc_trainer_free(trainer: *mut mxc_trainer);
+    pub fn mxc_trainer_step(
+        ctx: *mut mxc_ctx,
+        trainer: *mut mxc_trainer,
+        batch_size: f64,
+        ignore_stale_grad: i32,
+    ) -> *mut mxc_status;
+    pub fn mxc_trainer_learning_rate(trainer: *mut mxc_trainer, out: *mut f64) -> *mut mxc_status;
+    pub fn mxc_trainer_set_learning_rate(trainer: *mut mxc_trainer, lr: f64) -> *mut mxc_status;
+    pub fn mxc_trainer_save_states(
+        trainer: *mut mxc_trainer,
+        path: *const c_char,
+    ) -> *mut mxc_status;
+    pub fn mxc_trainer_load_states(
+        trainer: *mut mxc_trainer,
+        path: *const c_char,
+    ) -> *mut mxc_status;
+
+    // ---- data.h ----
+    pub fn mxc_image_decode(
+        bytes: *const c_void,
+        size: usize,
+        flag: i32,
+        to_rgb: i32,
+        out: *mut *mut mxc_ndarray,
+    ) -> *mut mxc_status;
+    pub fn mxc_image_read(
+        path: *const c_char,
+        flag: i32,
+        to_rgb: i32,
+        out: *mut *mut mxc_ndarray,
+    ) -> *mut mxc_status;
+    pub fn mxc_image_resize_short(
+        image: *mut mxc_ndarray,
+        size: i64,
+        interp: i32,
+        round_long_side: i32,
+        out: *mut *mut mxc_ndarray,
+    ) -> *mut mxc_status;
+    pub fn mxc_transform_to_tensor(out: *mut *mut mxc_transform) -> *mut mxc_status;
+    pub fn mxc_transform_normalize(
+        mean: *const f32,
+        num_mean: usize,
+        std: *const f32,
+        num_std: usize,
+        out: *mut *mut mxc_transform,
+    ) -> *mut mxc_status;
+    pub fn mxc_transform_resize(
+        width: i64,
+        height: i64,
+        keep_ratio: i32,
+        interp: i32,
+        out: *mut *mut mxc_transform,
+    ) -> *mut mxc_status;
+    pub fn mxc_transform_center_crop(
+        width: i64,
+        height: i64,
+        interp: i32,
+        out: *mut *mut mxc_transform,
+    ) -> *mut mxc_status;
+    pub fn mxc_transform_cast(dtype: i32, out: *mut *mut mxc_transform) -> *mut mxc_status;
+    pub fn mxc_transform_compose(
+        steps: *const *mut mxc_transform,
+        count: usize,
+        out: *mut *mut mxc_transform,
+    ) -> *mut mxc_status;
+    pub fn mxc_transform_from_callback(
+        fn_: mxc_transform_fn,
+        user_data: *mut c_void,
+        free_user_data: mxc_user_data_free_fn,
+        out: *mut *mut mxc_transform,
+    ) -> *mut mxc_status;
+    pub fn mxc_transform_apply(
+        transform: *mut mxc_transform,
+        input: *mut mxc_ndarray,
+        out: *mut *mut mxc_ndarray,
+    ) -> *mut mxc_status;
+    pub fn mxc_transform_to_string(
+        transform: *mut mxc_transform,
+        text: *mut *mut c_char,
+    ) -> *mut mxc_status;
+    pub fn mxc_transform_retain(transform: *mut mxc_transform) -> *mut mxc_status;
+    pub fn mxc_transform_free(transform: *mut mxc_transform);
+    pub fn mxc_dataset_fashion_mnist(
+        root: *const c_char,
+        train: i32,
+        out: *mut *mut mxc_dataset,
+    ) -> *mut mxc_status;
+    pub fn mxc_dataset_mnist(
+        root: *const c_char,
+        train: i32,
+        out: *mut *mut mxc_dataset,
+    ) -> *mut mxc_status;
+    pub fn mxc_dataset_from_arrays(
+        columns: *const *mut mxc_ndarray,
+        num_columns: usize,
+        out: *mut *mut mxc_dataset,
+    ) -> *mut mxc_status;
+    pub fn mxc_dataset_size(dataset: *mut mxc_dataset, out: *mut i64) -> *mut mxc_status;
+    pub fn mxc_dataset_get(
+        dataset: *mut mxc_dataset,
+        index: i64,
+        fields: *mut *mut mxc_ndarray,
+        max_fields: usize,
+        num_fields: *mut usize,
+    ) -> *mut mxc_status;
+    pub fn mxc_dataset_take(
+        dataset: *mut mxc_dataset,
+        count: i64,
+        out: *mut *mut mxc_dataset,
+    ) -> *mut mxc_status;
+    pub fn mxc_dataset_shard(
+        dataset: *mut mxc_dataset,
+        num_shards: i64,
+        index: i64,
+        out: *mut *mut mxc_dataset,
+    ) -> *mut mxc_status;
+    pub fn mxc_dataset_transform_first(
+        dataset: *mut mxc_dataset,
+        transform: *mut mxc_transform,
+        lazy: i32,
+        out: *mut *mut mxc_dataset,
+    ) -> *mut mxc_status;
+    pub fn mxc_dataset_retain(dataset: *mut mxc_dataset) -> *mut mxc_status;
+    pub fn mxc_dataset_free(dataset: *mut mxc_dataset);
+    pub fn mxc_dataloader_create(
+        dataset: *mut mxc_dataset,
+        options: *const mxc_dataloader_options,
+        out: *mut *mut mxc_dataloader,
+    ) -> *mut mxc_status;
+    pub fn mxc_dataloader_size(loader: *mut mxc_dataloader, out: *mut i64) -> *mut mxc_status;
+    pub fn mxc_dataloader_next(
+        ctx: *mut mxc_ctx,
+        loader: *mut mxc_dataloader,
+        fields: *mut *mut mxc_ndarray,
+        max_fields: usize,
+        num_fields: *mut usize,
+        has_batch: *mut i32,
+    ) -> *mut mxc_status;
+    pub fn mxc_dataloader_reset(loader: *mut mxc_dataloader) -> *mut mxc_status;
+    pub fn mxc_dataloader_retain(loader: *mut mxc_dataloader) -> *mut mxc_status;
+    pub fn mxc_dataloader_free(loader: *mut mxc_dataloader);
 }

@@ -167,6 +167,7 @@ impl Parser {
                 matches!(f, Ty::Fn { .. }),
                 "Option<..> only wraps fn pointers here"
             );
+            self.eat(","); // rustfmt's trailing comma in a multi-line Option<..>
             self.expect(">");
             return f;
         }
@@ -358,6 +359,8 @@ fn c_type(t: &Ty, d: &Decls) -> String {
             "u8" | "u16" | "u32" | "u64" => format!("uint{}_t", &n[1..]),
             "usize" => "size_t".into(),
             "isize" => "ptrdiff_t".into(),
+            "f32" => "float".into(),
+            "f64" => "double".into(),
             _ if d.opaque.contains(n) => format!("struct {n}"),
             _ if d.structs.iter().any(|s| &s.0 == n) || d.aliases.iter().any(|a| &a.0 == n) => {
                 n.clone()

@@ -35,7 +35,16 @@ pub enum GradReq {
 }
 
 impl GradReq {
-    fn to_raw(self) -> i32 {
+    pub(crate) fn from_raw(v: i32) -> Option<GradReq> {
+        match v {
+            sys::MXC_GRAD_NULL => Some(GradReq::Null),
+            sys::MXC_GRAD_WRITE => Some(GradReq::Write),
+            sys::MXC_GRAD_ADD => Some(GradReq::Add),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn to_raw(self) -> i32 {
         match self {
             GradReq::Null => sys::MXC_GRAD_NULL,
             GradReq::Write => sys::MXC_GRAD_WRITE,

@@ -29,25 +29,36 @@
 //! | [`Op`] | yes | yes | immortal; the registry is thread-safe |
 //! | [`Context`] | yes | no | a ctx is used by one thread at a time but may move; not `Clone` |
 //! | [`autograd::Guard`] | no | no | restores the flags of the thread that made it |
+//! | [`Block`] | yes | yes | an initialized (hybridized) block may be called from many threads at once; `initialize`, `hybridize`, `load_parameters` take `&mut self` |
+//! | [`Parameter`] | yes | yes | getters read; setters take `&mut self` |
+//! | [`Trainer`] | yes | no | one thread at a time |
+//! | [`data::Transform`], [`data::Dataset`] | yes | yes | immutable |
+//! | [`data::DataLoader`] | yes | no | one thread at a time |
 //!
 //! Any handle may be dropped on any thread.
 //!
-//! # Not yet available
-//! The C ABI (1.0) has no gluon family yet (blocks, model zoo, `SymbolBlock` imports,
-//! `collect_params`, Trainer, losses), image decoding or datasets; this crate gains them when
-//! the C ABI does. See `CAPI_REQUESTS.md`.
+//! # Gluon, training, data
+//! [`Block`] (model zoo: [`model_zoo::get_model`]; exports: [`Block::imports`]; graphs of your
+//! own: [`Block::from_symbol`]), [`Parameter`]s from [`Block::collect_params`] (RE2),
+//! [`Trainer`] and [`training::loss`], [`data::image`] decoding, [`data::Dataset`]
+//! (Fashion-MNIST) and [`data::DataLoader`]; Rust closures as transforms
+//! ([`data::Transform::from_fn`], panics caught at the C boundary).
 #![warn(missing_docs)]
 
 pub mod autograd;
 pub mod context;
+pub mod data;
 mod device;
 mod dtype;
 mod error;
+mod gluon;
+mod handle;
 mod ndarray;
 mod op;
 #[cfg(feature = "typed-ops")]
 pub mod ops;
 mod symbol;
+pub mod training;
 mod util;
 
 pub use autograd::GradReq;
@@ -55,9 +66,13 @@ pub use context::Context;
 pub use device::Device;
 pub use dtype::{DType, Element};
 pub use error::{Code, Error, Result};
+pub use gluon::{
+    model_zoo, Block, HybridBlock, HybridizeOptions, LoadParametersOptions, Parameter, SymbolBlock,
+};
 pub use ndarray::{FileFormat, LoadOptions, Loaded, NDArray};
 pub use op::{invoke, AttrInfo, AttrKind, AttrValue, Op, OpInfo};
 pub use symbol::{InferredShapes, InferredTypes, Symbol};
+pub use training::Trainer;
 
 /// Handle accounting of the library (`mxc_handle_stats_get`), for leak checks in tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
