@@ -2,9 +2,14 @@
 # Runs the Rust binding's tests: `cargo test --offline --locked --workspace` (unit, integration
 # and doc tests of mxc-sys, mxnet and mxnet-opgen), then `cargo clippy -D warnings` when clippy is
 # installed, and prints a final "N passed, N failed, N skipped" line (skipped = ignored tests:
-# the pending scenarios S3-S6). Exit status 0 only when nothing failed.
+# none today). Exit status 0 only when nothing failed.
 #
-# Outside Bazel: run from anywhere after `./bazelw build //c_api:libmxc.so.1 //c_api:libmxc_so`
+# The scenario tests S3-S6 need real data and the C++ CLI as their reference: ../shared/data
+# ($MXNET_SHARED_DIR), Fashion-MNIST (Debian's dataset-fashion-mnist, or $MXNET_FASHION_MNIST)
+# and bazel-bin/tools/mxnet/mxnet ($MXNET_CLI; `./bazelw build //tools/mxnet:mxnet`).
+#
+# Outside Bazel: run from anywhere after
+# `./bazelw build //c_api:libmxc.so.1 //c_api:libmxc_so //tools/mxnet:mxnet`
 # (mxc-sys finds bazel-bin/c_api) or with MXC_LIB_DIR set. Under Bazel (//bindings/rust:rust_test)
 # the sources are copied to $TEST_TMPDIR and built there against the runfiles' libmxc.so.1 and
 # headers.
@@ -51,6 +56,13 @@ if [ -n "${TEST_TMPDIR:-}" ]; then
   cp -rL "$here/." "$TEST_TMPDIR/src/"
   rm -rf "$TEST_TMPDIR/src/target"
   src="$TEST_TMPDIR/src"
+  # The scenario tests' references: the C++ CLI from the runfiles, ../shared next to the source
+  # tree this script (a runfiles symlink) lives in.
+  export MXNET_CLI="${MXNET_CLI:-$runfiles/tools/mxnet/mxnet}"
+  repo_root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
+  if [ -z "${MXNET_SHARED_DIR:-}" ] && [ -d "$repo_root/../shared/data" ]; then
+    export MXNET_SHARED_DIR="$(cd "$repo_root/../shared" && pwd)"
+  fi
   # The rustup toolchain still wants its own home for nothing but reading.
   [ -d "$real_home/.rustup" ] && export RUSTUP_HOME="${RUSTUP_HOME:-$real_home/.rustup}"
 fi

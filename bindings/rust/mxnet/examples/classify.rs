@@ -34,7 +34,8 @@ struct Flags {
     interp: String,
 }
 
-const USAGE: &str = "usage: classify --symbol F-symbol.json --params F-0000.params --image IMG [IMG ...]
+const USAGE: &str =
+    "usage: classify --symbol F-symbol.json --params F-0000.params --image IMG [IMG ...]
        classify --model NAME [--classes 1000] --params F.params --image IMG [...]
                 [--labels FILE] [--input-size 224] [--resize N]
                 [--mean 0.485,0.456,0.406] [--std 0.229,0.224,0.225] [--topk 5]
@@ -139,8 +140,12 @@ fn parse_device(s: &str) -> Result<Device> {
 
 /// Class names: a JSON list of strings or one name per line.
 fn read_labels(path: &str) -> Result<Vec<String>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::new(Code::NotFound, format!("cannot open --labels file {path}: {e}")))?;
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Error::new(
+            Code::NotFound,
+            format!("cannot open --labels file {path}: {e}"),
+        )
+    })?;
     let t = text.trim();
     if t.starts_with('[') && t.ends_with(']') {
         // A flat JSON list of strings (no escapes beyond \" and \\ expected in class names).
@@ -236,7 +241,12 @@ fn run(args: &[String]) -> Result<()> {
     let std = parse_floats("std", &f.std)?;
     let dev = parse_device(&f.device)?;
     let interp = Interp::from_name(&f.interp)?;
-    let labels = f.labels.as_deref().map(read_labels).transpose()?.unwrap_or_default();
+    let labels = f
+        .labels
+        .as_deref()
+        .map(read_labels)
+        .transpose()?
+        .unwrap_or_default();
     let net = load_net(&f, dev)?;
     let prep = Transform::compose(&[
         &Transform::center_crop(size, size, Interp::Bilinear)?,
@@ -248,9 +258,13 @@ fn run(args: &[String]) -> Result<()> {
         let resized = image::resize_short(&img, resize, interp, true)?;
         let x = prep.apply(&resized)?;
         let shape = x.shape()?;
-        let x = x.reshape(&[1, shape[0], shape[1], shape[2]])?.copy_to(dev)?;
+        let x = x
+            .reshape(&[1, shape[0], shape[1], shape[2]])?
+            .copy_to(dev)?;
         let logits = net.forward(&x)?;
-        let prob = mxnet::invoke("softmax", &[&logits], &[])?.remove(0).to_vec::<f32>()?;
+        let prob = mxnet::invoke("softmax", &[&logits], &[])?
+            .remove(0)
+            .to_vec::<f32>()?;
         print_topk(path, &prob, &labels, f.topk as usize);
     }
     Ok(())
@@ -260,10 +274,17 @@ fn run(args: &[String]) -> Result<()> {
 fn print_topk(path: &str, prob: &[f32], labels: &[String], topk: usize) {
     let mut idx: Vec<usize> = (0..prob.len()).collect();
     // Stable sort by descending probability: ties keep the lower class first.
-    idx.sort_by(|&a, &b| prob[b].partial_cmp(&prob[a]).unwrap_or(std::cmp::Ordering::Equal));
+    idx.sort_by(|&a, &b| {
+        prob[b]
+            .partial_cmp(&prob[a])
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
     println!("{path}:");
     for (rank, &c) in idx.iter().take(topk.min(prob.len())).enumerate() {
-        let name = labels.get(c).cloned().unwrap_or_else(|| format!("class {c}"));
+        let name = labels
+            .get(c)
+            .cloned()
+            .unwrap_or_else(|| format!("class {c}"));
         println!("  {}. {:<30} {:.4}", rank + 1, name, prob[c]);
     }
 }

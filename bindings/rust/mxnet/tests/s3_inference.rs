@@ -69,7 +69,10 @@ fn s3_cifar_export_classifies_the_real_photos_like_the_cpp_cli() {
         let ours = logits.to_vec::<f32>().unwrap();
         let cpp = cli_predict(&prefix, &x, &dir);
         let d = max_abs_diff(&ours, &cpp);
-        assert!(d <= 1e-5, "{photo}: logits differ from the C++ CLI's by {d}: {ours:?} vs {cpp:?}");
+        assert!(
+            d <= 1e-5,
+            "{photo}: logits differ from the C++ CLI's by {d}: {ours:?} vs {cpp:?}"
+        );
     }
 }
 

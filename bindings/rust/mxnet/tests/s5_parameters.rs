@@ -59,7 +59,9 @@ fn s5_collect_params_selects_what_the_cpp_api_selects() {
     // resnet18_v1: 20 convolutions + 1 dense weight, 1 dense bias (no conv biases), 20
     // BatchNorm gammas/betas/running stats that are not selected.
     assert_eq!(selected.len(), 22, "{selected:?}");
-    assert!(selected.iter().all(|n| !n.contains("gamma") && !n.contains("running")));
+    assert!(selected
+        .iter()
+        .all(|n| !n.contains("gamma") && !n.contains("running")));
     // re.match anchors at the start: "weight" alone matches no structured name.
     assert!(names("weight").is_empty());
     assert_eq!(names("output.*").len(), 2); // output.weight, output.bias
@@ -70,7 +72,13 @@ fn s5_collect_params_selects_what_the_cpp_api_selects() {
 /// y = FullyConnected(x; 2 hidden) as a SymbolBlock with parameters fc_weight (2, 3), fc_bias (2,).
 fn dense_block() -> Block {
     let data = Symbol::variable("data").unwrap();
-    let fc = Symbol::create("FullyConnected", &[&data], &[("num_hidden", "2")], Some("fc")).unwrap();
+    let fc = Symbol::create(
+        "FullyConnected",
+        &[&data],
+        &[("num_hidden", "2")],
+        Some("fc"),
+    )
+    .unwrap();
     let mut net = Block::from_symbol(&fc, &["data"]).unwrap();
     net.initialize(Some("zeros"), Device::CPU, false).unwrap();
     net
@@ -108,7 +116,10 @@ fn s5_lr_mult_and_grad_req_change_training() {
     assert!(b.grad().is_err(), "grad_req null has no gradient buffer");
     let mut trainer = Trainer::new(&params, "sgd", &[("learning_rate", "0.1")]).unwrap();
     backward_sum(&net, &x);
-    assert_eq!(w.grad().unwrap().to_vec::<f32>().unwrap(), [5.0, 7.0, 9.0, 5.0, 7.0, 9.0]);
+    assert_eq!(
+        w.grad().unwrap().to_vec::<f32>().unwrap(),
+        [5.0, 7.0, 9.0, 5.0, 7.0, 9.0]
+    );
     trainer.step(1).unwrap();
     let got = w.data().unwrap().to_vec::<f32>().unwrap();
     let want = [-0.25f32, -0.35, -0.45, -0.25, -0.35, -0.45];
@@ -174,12 +185,17 @@ fn s5_save_and_load_parameters_round_trip() {
     // A file of another net: missing names are an error naming them.
     let other = dir.join("other.params");
     let dense = dense_block();
-    dense.forward(&NDArray::zeros(&[1, 3], mxnet::DType::Float32).unwrap()).unwrap();
+    dense
+        .forward(&NDArray::zeros(&[1, 3], mxnet::DType::Float32).unwrap())
+        .unwrap();
     dense.save_parameters(&other).unwrap();
     let e = net
         .load_parameters(&other, &LoadParametersOptions::default())
         .unwrap_err();
-    assert!(e.message().contains("fc_weight") || e.message().contains("missing"), "{e}");
+    assert!(
+        e.message().contains("fc_weight") || e.message().contains("missing"),
+        "{e}"
+    );
     let e = net
         .load_parameters(dir.join("nope.params"), &LoadParametersOptions::default())
         .unwrap_err();

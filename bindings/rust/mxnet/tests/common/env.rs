@@ -8,10 +8,17 @@ use std::process::Command;
 /// `../shared` (design docs and real data): $MXNET_SHARED_DIR, else a `shared` directory next
 /// to an ancestor of this crate (/work/shared for /work/<worktree>/bindings/rust/mxnet).
 pub fn shared_dir() -> PathBuf {
-    let probe = |d: &Path| d.join("data/models/cifar_resnet20_v1-symbol.json").is_file();
+    let probe = |d: &Path| {
+        d.join("data/models/cifar_resnet20_v1-symbol.json")
+            .is_file()
+    };
     if let Ok(d) = std::env::var("MXNET_SHARED_DIR") {
         let d = PathBuf::from(d);
-        assert!(probe(&d), "MXNET_SHARED_DIR={} has no data/models", d.display());
+        assert!(
+            probe(&d),
+            "MXNET_SHARED_DIR={} has no data/models",
+            d.display()
+        );
         return d;
     }
     for a in Path::new(env!("CARGO_MANIFEST_DIR")).ancestors() {
@@ -58,7 +65,9 @@ pub fn cli() -> PathBuf {
 
 /// Runs a command; its stdout. Panics (with its output) when it fails.
 pub fn run(cmd: &mut Command) -> String {
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
     assert!(
         out.status.success(),
         "{cmd:?} failed: {}\n{}",
@@ -86,10 +95,14 @@ pub fn tmp_dir(name: &str) -> PathBuf {
 
 /// `n` deterministic values in [-1, 1) (a 64-bit LCG), for test inputs.
 pub fn pseudo_random(n: usize, seed: u64) -> Vec<f32> {
-    let mut s = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut s = seed
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
     (0..n)
         .map(|_| {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             ((s >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
         })
         .collect()
@@ -98,7 +111,10 @@ pub fn pseudo_random(n: usize, seed: u64) -> Vec<f32> {
 /// Largest |a - b|, after checking the lengths agree.
 pub fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
     assert_eq!(a.len(), b.len(), "lengths differ");
-    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
 }
 
 /// The C++ CLI's `predict` of an export on `x` (input "data"): the first output's values.
@@ -126,9 +142,19 @@ pub fn cli_predict(prefix: &Path, x: &NDArray, dir: &Path) -> Vec<f32> {
 /// The compiled `classify` example (cargo test builds examples next to the test binaries).
 pub fn classify_example() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
-    let p = exe.parent().unwrap().parent().unwrap().join("examples/classify");
-    assert!(p.is_file(), "the classify example was not built at {}", p.display());
+    let p = exe
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("examples/classify");
+    assert!(
+        p.is_file(),
+        "the classify example was not built at {}",
+        p.display()
+    );
     p
 }
 
-pub const CIFAR_LABELS: &str = "airplane\nautomobile\nbird\ncat\ndeer\ndog\nfrog\nhorse\nship\ntruck\n";
+pub const CIFAR_LABELS: &str =
+    "airplane\nautomobile\nbird\ncat\ndeer\ndog\nfrog\nhorse\nship\ntruck\n";
