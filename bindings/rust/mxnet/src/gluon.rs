@@ -124,19 +124,13 @@ impl Block {
         device: Device,
         force_reinit: bool,
     ) -> Result<()> {
-        let init = init
-            .map(|s| cstring(s, "Block::initialize: init"))
-            .transpose()?;
-        let ctx = current_raw()?;
-        check(unsafe {
-            sys::mxc_block_initialize(
-                ctx,
-                self.as_raw(),
-                init.as_ref().map_or(ptr::null(), |c| c.as_ptr()),
-                device.to_raw(),
-                force_reinit as i32,
-            )
-        })
+        initialize_with(
+            sys::mxc_block_initialize,
+            self.as_raw(),
+            init,
+            device,
+            force_reinit,
+        )
     }
 
     /// Calls the block on `inputs` (NCHW images for vision nets) under the thread's current
@@ -286,6 +280,34 @@ impl std::fmt::Debug for Block {
     }
 }
 
+/// Runs `mxc_block_initialize` / `mxc_parameter_initialize` on `raw` under the thread's context.
+fn initialize_with<T>(
+    f: unsafe extern "C" fn(
+        *mut sys::mxc_ctx,
+        *mut T,
+        *const c_char,
+        sys::mxc_device,
+        i32,
+    ) -> *mut sys::mxc_status,
+    raw: *mut T,
+    init: Option<&str>,
+    device: Device,
+    force_reinit: bool,
+) -> Result<()> {
+    let init = init.map(|s| cstring(s, "initialize: init")).transpose()?;
+    let ctx = current_raw()?;
+    // SAFETY: live handle (borrowed from its owner), valid or NULL string.
+    check(unsafe {
+        f(
+            ctx,
+            raw,
+            init.as_ref().map_or(ptr::null(), |c| c.as_ptr()),
+            device.to_raw(),
+            force_reinit as i32,
+        )
+    })
+}
+
 pub(crate) fn one_output(mut v: Vec<NDArray>) -> Result<NDArray> {
     if v.len() != 1 {
         return Err(Error::new(
@@ -382,19 +404,13 @@ impl Parameter {
         device: Device,
         force_reinit: bool,
     ) -> Result<()> {
-        let init = init
-            .map(|s| cstring(s, "Parameter::initialize: init"))
-            .transpose()?;
-        let ctx = current_raw()?;
-        check(unsafe {
-            sys::mxc_parameter_initialize(
-                ctx,
-                self.as_raw(),
-                init.as_ref().map_or(ptr::null(), |c| c.as_ptr()),
-                device.to_raw(),
-                force_reinit as i32,
-            )
-        })
+        initialize_with(
+            sys::mxc_parameter_initialize,
+            self.as_raw(),
+            init,
+            device,
+            force_reinit,
+        )
     }
 
     /// Sets the gradient to zero.

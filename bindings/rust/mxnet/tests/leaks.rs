@@ -36,6 +36,20 @@ fn every_handle_is_released() {
         let s = Symbol::create("relu", &[&Symbol::variable("d").unwrap()], &[], None).unwrap();
         let _shapes = s.infer_shape(&[("d", &[3])], false).unwrap();
         let _j = s.to_json().unwrap();
+        // Gluon, training and data handles.
+        let mut net = mxnet::model_zoo::get_model("resnet18_v1", &Default::default()).unwrap();
+        net.initialize(None, mxnet::Device::CPU, false).unwrap();
+        let img = NDArray::zeros(&[1, 3, 32, 32], mxnet::DType::Float32).unwrap();
+        let _out = net.forward(&img).unwrap();
+        let params = net.collect_params(".*weight|.*bias").unwrap();
+        let _t = mxnet::Trainer::new(&params, "sgd", &[("learning_rate", "0.1")]).unwrap();
+        let _l = mxnet::training::loss("L2Loss", &[]).unwrap();
+        let t = mxnet::data::Transform::from_fn(|x| Ok(x.clone())).unwrap();
+        let ds = mxnet::data::Dataset::from_arrays(&[&x]).unwrap();
+        let ds = ds.transform_first(&t, true).unwrap();
+        let mut dl =
+            mxnet::data::DataLoader::new(&ds, &mxnet::data::LoaderOptions::new(1)).unwrap();
+        assert_eq!((&mut dl).count(), 2);
         assert!(mxnet::handle_stats().unwrap().live > before.live);
     }
     let after = mxnet::handle_stats().unwrap();

@@ -9,7 +9,7 @@ mod common {
 }
 use common::env::*;
 use mxnet::data::{image, Interp, Transform};
-use mxnet::model_zoo::{get_model, list_models, ModelOptions};
+use mxnet::model_zoo::list_models;
 use mxnet::{Block, Context, Device, HybridizeOptions, NDArray};
 use std::process::Command;
 
@@ -121,14 +121,7 @@ fn s3_classify_example_prints_what_mxnet_classify_prints() {
 fn s3_model_zoo_resnet18_hybridizes_and_gives_the_cpp_output() {
     let names = list_models().unwrap();
     assert!(names.iter().any(|n| n == "resnet18_v1"), "{names:?}");
-    let mut net = get_model(
-        "resnet18_v1",
-        &ModelOptions {
-            classes: 10,
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let mut net = resnet18_cifar();
     mxnet::context::replace_current(Context::with_options(Device::CPU, Some(7)).unwrap());
     net.initialize(Some("xavier"), Device::CPU, false).unwrap();
     let x = NDArray::from_slice(&pseudo_random(3 * 32 * 32, 1), &[1, 3, 32, 32]).unwrap();

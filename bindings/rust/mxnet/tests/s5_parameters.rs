@@ -7,7 +7,6 @@ mod common {
     pub mod env;
 }
 use common::env::*;
-use mxnet::model_zoo::{get_model, ModelOptions};
 use mxnet::{
     autograd, Block, Code, Device, GradReq, LoadParametersOptions, NDArray, Symbol, Trainer,
 };
@@ -36,14 +35,7 @@ fn s5_collect_params_selects_what_the_cpp_api_selects() {
         .filter(|n| n.contains("weight") || n.contains("bias"))
         .collect();
 
-    let net = get_model(
-        "resnet18_v1",
-        &ModelOptions {
-            classes: 10,
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let net = resnet18_cifar();
     let names = |sel: &str| -> Vec<String> {
         net.collect_params(sel)
             .unwrap()
@@ -141,14 +133,7 @@ fn s5_lr_mult_and_grad_req_change_training() {
 #[test]
 fn s5_save_and_load_parameters_round_trip() {
     let dir = tmp_dir("s5-roundtrip");
-    let mut net = get_model(
-        "resnet18_v1",
-        &ModelOptions {
-            classes: 10,
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let mut net = resnet18_cifar();
     net.initialize(Some("xavier"), Device::CPU, false).unwrap();
     let x = NDArray::from_slice(&pseudo_random(3 * 32 * 32, 3), &[1, 3, 32, 32]).unwrap();
     let before = net.forward(&x).unwrap().to_vec::<f32>().unwrap();

@@ -157,3 +157,57 @@ fn bool_arrays_with_other_bytes_read_as_true() {
     let b = NDArray::from_bytes(&[0, 1, 2, 255], &[4], DType::Bool, mxnet::Device::CPU).unwrap();
     assert_eq!(b.to_vec::<bool>().unwrap(), [false, true, true, true]);
 }
+
+/// The same misuse on the gluon, training and data families: errors naming what was wrong.
+#[test]
+fn gluon_training_and_data_misuse() {
+    use mxnet::data::{image, DataLoader, Dataset, LoaderOptions};
+    use mxnet::{model_zoo, training, Block, Device, Trainer};
+    let dir = std::env::temp_dir().join(format!("mxnet-rust-s7-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+
+    // Missing files.
+    let e = Block::imports(dir.join("nope-symbol.json"), &["data"], None, Device::CPU).unwrap_err();
+    assert_eq!(e.code(), Code::NotFound, "{e}");
+    assert!(image::read(dir.join("nope.jpg")).unwrap_err().code() == Code::NotFound);
+    let e = Dataset::fashion_mnist(Some(&dir), true).unwrap_err();
+    assert_eq!(e.code(), Code::NotFound, "{e}");
+    // Bad JSON, bad image bytes.
+    let bad = dir.join("bad-symbol.json");
+    std::fs::write(&bad, "{\"nodes\": [").unwrap();
+    assert!(Block::imports(&bad, &["data"], None, Device::CPU).is_err());
+    let e = image::decode(b"not a jpeg", true, true).unwrap_err();
+    assert!(
+        matches!(e.code(), Code::InvalidArgument | Code::DataLoss),
+        "{e}"
+    );
+    // Unknown names list the valid ones.
+    let e = model_zoo::get_model("resnet_nope", &Default::default()).unwrap_err();
+    assert!(e.message().contains("resnet18_v1"), "{e}");
+    let e = training::loss("NoSuchLoss", &[]).unwrap_err();
+    assert!(e.message().contains("L2Loss"), "{e}");
+    let e = training::loss("L2Loss", &[("bogus", "1")]).unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument, "{e}");
+    assert!(e.message().contains("bogus"), "{e}");
+    let net = model_zoo::get_model("resnet18_v1", &Default::default()).unwrap();
+    let params = net.collect_params(".*weight").unwrap();
+    let e = Trainer::new(&params, "no_such_optimizer", &[]).unwrap_err();
+    assert_eq!(e.code(), Code::NotFound, "{e}");
+    // Calling a block whose parameters are not initialized, with a wrong-rank input.
+    let x = NDArray::zeros(&[1, 3, 32, 32], DType::Float32).unwrap();
+    assert!(net.forward(&x).is_err());
+    let zeros = NDArray::zeros(&[4, 2], DType::Float32).unwrap();
+    let ds = Dataset::from_arrays(&[&zeros]).unwrap();
+    let e = ds.get(4).unwrap_err();
+    assert_eq!(e.code(), Code::OutOfRange, "{e}");
+    assert!(DataLoader::new(&ds, &LoaderOptions::new(0)).is_err());
+    // A stale block handle (use after close through a raw handle).
+    let raw = net.clone().into_raw();
+    drop(net);
+    unsafe { sys::mxc_block_free(raw) };
+    let stale = unsafe { Block::from_raw(raw) };
+    let e = stale.collect_params("").unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument, "{e}");
+    std::mem::forget(stale); // its reference is gone; do not count a bad free here
+    drop(params);
+}

@@ -93,6 +93,18 @@ pub fn tmp_dir(name: &str) -> PathBuf {
     d
 }
 
+/// The model zoo's `resnet18_v1` with 10 classes (CIFAR-sized use), parameters uninitialized.
+pub fn resnet18_cifar() -> mxnet::Block {
+    mxnet::model_zoo::get_model(
+        "resnet18_v1",
+        &mxnet::model_zoo::ModelOptions {
+            classes: 10,
+            ..Default::default()
+        },
+    )
+    .unwrap()
+}
+
 /// `n` deterministic values in [-1, 1) (a 64-bit LCG), for test inputs.
 pub fn pseudo_random(n: usize, seed: u64) -> Vec<f32> {
     let mut s = seed
