@@ -67,6 +67,13 @@ if [ -n "${TEST_TMPDIR:-}" ]; then
   [ -d "$real_home/.rustup" ] && export RUSTUP_HOME="${RUSTUP_HOME:-$real_home/.rustup}"
 fi
 
+# One intra-op thread unless the caller chose: on a shared, loaded machine an OpenMP team waits
+# at every op's barrier for its descheduled thread (base/threading.h; cmd_train.cc's ThreadTuner).
+# Measured with load ~15 on 2 cores: LeNet forward+backward of 128 images 0.97 s with 2 threads,
+# 0.14 s with 1 (S4's training takes ~4 min instead of ~30 s). Calls from many Rust threads (S6)
+# are unaffected.
+export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
+
 cd "$src" || exit 1
 echo "run_tests.sh: $("$cargo_bin" --version) in $src"
 log="$(mktemp)"
