@@ -8,7 +8,7 @@ use crate::context::{current_raw, ensure_abi};
 use crate::dtype::DType;
 use crate::error::{check, Code, Error, Result};
 use crate::handle::handle_type;
-use crate::util::{path_cstring, take_string};
+use crate::util::{buffer_too_small, path_cstring, take_string};
 use crate::NDArray;
 use mxc_sys as sys;
 use std::ffi::c_void;
@@ -418,13 +418,9 @@ fn read_fields(
                     .map(|&p| unsafe { NDArray::from_raw(p) })
                     .collect());
             }
-            Err(e)
-                if e.code() == Code::OutOfRange && cap < 1024 && n == 0 && {
-                    e.message().contains("max_fields")
-                } =>
-            {
-                cap *= 8
-            }
+            // More fields than the buffer holds (the sample or batch is not consumed): again,
+            // with room for them.
+            Err(e) if buffer_too_small(&e) && cap < 1024 => cap *= 8,
             Err(e) => return Err(e),
         }
     }

@@ -14,7 +14,7 @@ use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{check, Code, Error, Result};
 use crate::handle::handle_type;
-use crate::util::{cstring, path_cstring, take_string, take_string_array};
+use crate::util::{buffer_too_small, cstring, path_cstring, take_string, take_string_array};
 use crate::{GradReq, NDArray, Symbol};
 use mxc_sys as sys;
 use std::ffi::{c_char, CString};
@@ -178,7 +178,9 @@ impl Block {
                         .map(|&p| unsafe { NDArray::from_raw(p) })
                         .collect());
                 }
-                Err(e) if e.code() == Code::OutOfRange && cap < 4096 => cap *= 16,
+                // Too many outputs for the buffer: call again with room for them (the block runs
+                // twice; this needs over CALL_OUTPUTS outputs).
+                Err(e) if buffer_too_small(&e) && cap < 4096 => cap *= 16,
                 Err(e) => return Err(e),
             }
         }

@@ -106,3 +106,9 @@ pub(crate) fn path_cstring(p: &std::path::Path) -> Result<CString> {
     })?;
     cstring(s, "path")
 }
+
+/// Whether `e` is the C ABI's "N arrays but the buffer holds M" error (`OutOfRange` from an
+/// output buffer that was too small), after which the call may be repeated with a larger one.
+pub(crate) fn buffer_too_small(e: &Error) -> bool {
+    e.code() == Code::OutOfRange && e.message().contains("buffer holds")
+}
