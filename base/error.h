@@ -1,4 +1,4 @@
-// The project's error model (DESIGN.md "Errors").
+// The project's error model (docs/design.md §9, "Errors").
 //  - I/O and parsing boundaries return absl::Status / absl::StatusOr<T>.
 //  - The compute and model-building API throws mxnet::Error, which carries an absl::StatusCode and
 //    a message naming the op, the argument and the expected vs actual value.

@@ -1,4 +1,4 @@
-// Threading policy (DESIGN.md "Execution").
+// Threading policy (docs/design.md §10, "Threading").
 //
 // CPU ops run synchronously on the calling thread. Intra-op parallelism uses one runtime:
 // GCC's OpenMP (libgomp), the runtime Debian's oneDNN is built with, so oneDNN primitives and our

@@ -1,5 +1,6 @@
-// The operator registry: the single source of truth for every op (DESIGN.md "The operator
-// registry"). Imperative calls, autograd, the symbolic executor, JSON and the C ABI all read it.
+// The operator registry: the single source of truth for every op (docs/design.md §3, "The
+// operator registry"). Imperative calls, autograd, the symbolic executor, JSON and the C ABI all
+// read it.
 //
 // An op is registered once, in ndarray/ops/*.cc:
 //   MX_REGISTER_OP(relu)

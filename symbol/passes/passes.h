@@ -1,4 +1,5 @@
-// The graph passes (one file each) and the pipelines CachedOp runs (DESIGN.md "hybridize()").
+// The graph passes (one file each) and the pipelines CachedOp runs (docs/design.md §6, "Symbols,
+// hybridize and the executor").
 //
 //   InferShapeTypePass     shape/dtype inference over the whole graph (symbol/graph.h)
 //   DeadCodePass           unreachable nodes, identity ops, unused hidden outputs and inputs
