@@ -16,12 +16,12 @@
 //     y = nd::random::uniform(...);     // from ctx's generators
 //   }
 //
-// The C ABI (c_api/src/ctx_scope.h) holds one RuntimeContext per mxc_ctx and wraps each entry
-// point taking a ctx in `ContextScope scope(rc)` (a NULL ctx: no scope, the thread's default).
-// The ctx's settings map to: mxc recording/training flags -> rc.dispatch.is_recording /
-// is_training, default device -> rc.default_device, own RNG seed -> rc.seed(s) (and
-// rc.use_global_random()). A goroutine or JVM task that migrates between OS threads keeps its
-// state because the state lives in its ctx, not in the OS thread.
+// The C ABI (c_api/src/ctx_scope.h) keeps each mxc_ctx's state (recording/training flags,
+// default device, own RNG seed) in the mxc_ctx and, for the duration of each entry point, copies
+// the flags into the calling thread's current context and makes the ctx's generators current
+// with random::ScopedGeneratorSet; the state therefore follows a goroutine or JVM task that
+// migrates between OS threads. Holding one RuntimeContext per mxc_ctx, entered with
+// ContextScope, is the intended next step.
 //
 // Threading contract:
 // - A context is used by one thread at a time. A ContextScope entering a context that another
