@@ -275,8 +275,8 @@ func (b *Block) Export(path string, epoch int) error {
 // ...) with parameters params (its CollectParams("")): prefix-symbol.json (graph) and
 // prefix-EPOCH.params (4 digits) with MXNet's export keys, "arg:NAME" and "aux:NAME" for the
 // graph's auxiliary states. ImportSymbolBlock and MXNet's SymbolBlock.imports read them back.
-// (The C ABI's mxc_block_export refuses SymbolBlocks: see CAPI_REQUESTS.md.) Errors: uninitialized
-// parameters, I/O.
+// Block.Export of that SymbolBlock writes the same files (mxc_block_export accepts SymbolBlocks
+// without hybridize, as MXNet does). Errors: uninitialized parameters, I/O.
 func ExportSymbolBlock(graph *Symbol, params []*Parameter, prefix string, epoch int) error {
 	aux, err := graph.ListAuxiliaryStates()
 	if err != nil {
