@@ -43,6 +43,7 @@ import io
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -67,10 +68,11 @@ import refs_quant  # noqa: E402
 # right after the build, so a concurrent build (another -c, another change) cannot swap them out
 # during the run; these globals then point at the copies.
 BINARIES = {"DUMP": "tools/conformance/dump_ours", "WRITER": "tools/conformance/io_conformance_writer",
-            "EXPORT": "modelzoo/export_tool", "CLI": "tools/mxnet/mxnet"}
-DUMP = WRITER = EXPORT = CLI = None
+            "EXPORT": "modelzoo/export_tool", "CLI": "tools/mxnet/mxnet",
+            "TBWRITE": "gluon/contrib/write_summaries"}
+DUMP = WRITER = EXPORT = CLI = TBWRITE = None
 TARGETS = ["//tools/conformance:dump_ours", "//tools/conformance:io_conformance_writer",
-           "//modelzoo:export_tool", "//tools:mxnet"]
+           "//modelzoo:export_tool", "//tools:mxnet", "//gluon/contrib:write_summaries"]
 
 CATEGORIES = [
     ("op", "Operators (forward and gradient)"),
@@ -82,6 +84,7 @@ CATEGORIES = [
     ("file:mx->ours", "Files MXNet writes, we read"),
     ("file:ours->mx", "Files we write, MXNet reads"),
     ("refs", "Committed test data = fresh MXNet output"),
+    ("tensorboard", "TensorBoard event files (read by TensorBoard) and network pictures (vs mx.viz)"),
 ]
 
 
@@ -191,6 +194,138 @@ class Report:
 
     def error(self, category, group, name, check, msg):
         self.add(category, group, name, check, status="fail", note="error: " + str(msg).strip().splitlines()[0][:300])
+
+
+def parse_dot(text):
+    """Nodes {id: {attr: value}} and edges [(tail, head, {attr: value})] of plot_network's DOT."""
+    tok = re.findall(r'"((?:[^"\\]|\\.)*)"|(->)|([{}\[\]=;])|([^\s{}\[\]=;"]+)', text)
+    toks = []
+    for q, arrow, punct, bare in tok:
+        if arrow or punct:
+            toks.append((arrow or punct, False))
+        else:
+            v = q if bare == "" and (q or not punct) else bare
+            toks.append((re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), v), True))
+    i = [t for t, _ in toks].index("{") + 1
+    nodes, edges = {}, []
+
+    def attrs():
+        nonlocal i
+        a = {}
+        if i < len(toks) and toks[i] == ("[", False):
+            i += 1
+            while toks[i] != ("]", False):
+                a[toks[i][0]] = toks[i + 2][0]
+                i += 3
+            i += 1
+        return a
+
+    while toks[i] != ("}", False):
+        name = toks[i][0]
+        i += 1
+        if toks[i] == ("->", False):
+            to = toks[i + 1][0]
+            i += 2
+            edges.append((name, to, attrs()))
+        else:
+            nodes[name] = attrs()
+    return nodes, edges
+
+
+def check_tensorboard(work, rep):
+    """Event files of our SummaryWriter read by TensorBoard's EventAccumulator (every value of
+    //gluon/contrib:write_summaries checked, our proto's field numbers against tensorboard's; the
+    `mxnet train --logdir` run's histograms against MXNet's nd.load of its checkpoint) and
+    `mxnet summary --plot` against mx.viz.plot_network of MXNet's own resnet18_v1."""
+    sys.path.insert(0, os.path.join(ROOT, "gluon", "contrib"))
+    import check_tensorboard as ct
+    cat = "tensorboard"
+    with open(os.path.join(ROOT, "gluon", "contrib", "testdata", "tensorboardx_reference.json")) as f:
+        calls = json.load(f)
+    logdir = os.path.join(work, "tb")
+    try:
+        run([TBWRITE, os.path.join(ROOT, "gluon", "contrib", "testdata", "tensorboardx_reference.json"), logdir],
+            os.path.join(work, "tb.log"))
+        for name, ok, detail in ct.check_write_summaries(logdir, calls):
+            rep.add(cat, "SummaryWriter -> TensorBoard EventAccumulator", name, "values", status="pass" if ok else "fail",
+                    tol="exact", note="" if ok else detail[:300])
+    except Exception as e:  # noqa: BLE001
+        rep.error(cat, "SummaryWriter -> TensorBoard EventAccumulator", "write_summaries", "run", e)
+    for name, ok, detail in ct.check_proto_fields():
+        rep.add(cat, "tensorboard.proto = tensorboard's protos", name, "number and type",
+                status="pass" if ok else "fail", tol="exact", note="" if ok else detail)
+    # `mxnet train --logdir` (run by check_cli_train): histograms of every parameter at epoch 1
+    # against MXNet's reading of the checkpoint written after that epoch; the scalars exist.
+    g = "mxnet train --logdir -> TensorBoard"
+    tb = os.path.join(work, "train-tb")
+    try:
+        acc = ct.load(tb)
+        tags = acc.Tags()
+        for t in ["train/loss", "train/accuracy", "test/accuracy", "learning_rate"]:
+            ev = acc.Scalars(t) if t in tags["scalars"] else []
+            rep.add(cat, g, "scalar " + t, "present at step 1, finite",
+                    status="pass" if len(ev) == 1 and ev[0].step == 1 and math.isfinite(ev[0].value) else "fail")
+        ck = mx.nd.load(os.path.join(work, "train", "checkpoint.params"))
+        for k, v in ck.items():
+            a = v.asnumpy().astype(np.float64).ravel()
+            ev = acc.Histograms(k) if k in tags["histograms"] else []
+            cmp = Cmp()
+            if len(ev) != 1:
+                cmp.fail("%d histogram events" % len(ev))
+            else:
+                h = ev[0].histogram_value
+                cmp.add({"shape": [5], "data": [h.min, h.max, h.num, h.sum, h.sum_squares]},
+                        {"shape": [5], "data": [a.min(), a.max(), a.size, a.sum(), a.dot(a)]}, 1e-6, 1e-9, k)
+                if sum(h.bucket) != a.size:
+                    cmp.fail("bucket counts sum to %s" % sum(h.bucket))
+            rep.add(cat, g, "histogram " + k, "min/max/num/sum/sum_squares vs MXNet nd.load of the checkpoint",
+                    cmp, tol="rtol 1e-6")
+        gd = acc.Graph()
+        ops = sorted(n.op for n in gd.node if n.op != "null")
+        sym = mx.sym.load(os.path.join(work, "train", "model-symbol.json"))
+        want = sorted(n["op"] for n in json.loads(sym.tojson())["nodes"] if n["op"] != "null")
+        rep.add(cat, g, "graph", "GraphDef ops = MXNet's ops of the exported -symbol.json",
+                status="pass" if ops == want else "fail", note="" if ops == want else "%s vs %s" % (ops, want))
+    except Exception as e:  # noqa: BLE001
+        rep.error(cat, g, "event file", "read", e)
+    # Network pictures: our `summary --plot` of resnet18_v1 vs mx.viz.plot_network of MXNet's.
+    g = "mxnet summary --plot vs mx.viz.plot_network"
+    try:
+        from mxnet.gluon.model_zoo import vision
+        dot = os.path.join(work, "r18.dot")
+        run([CLI, "summary", "--model", "resnet18_v1", "--input-shape", "1,3,32,32", "--plot", dot],
+            os.path.join(work, "plot.log"))
+        with open(dot) as f:
+            ours_n, ours_e = parse_dot(f.read())
+        net = vision.get_model("resnet18_v1")
+        net.initialize()
+        net.hybridize()
+        net(mx.nd.zeros((1, 3, 32, 32)))
+        net.export(os.path.join(work, "r18mx"))
+        msym = mx.sym.load(os.path.join(work, "r18mx-symbol.json"))
+        theirs_n, theirs_e = parse_dot(mx.viz.plot_network(msym, shape={"data": (1, 3, 32, 32)}).source)
+
+        def node_key(name, a):  # labels that name the node differ between graphs: keep the op colour
+            label = re.sub(r"\n[\d,]+ params?$", "", a["label"])
+            return (label if label != name else "<name>", a["fillcolor"], a["shape"])
+        on = sorted(node_key(k, a) for k, a in ours_n.items())
+        tn = sorted(node_key(k, a) for k, a in theirs_n.items())
+        rep.add(cat, g, "resnet18_v1 nodes", "labels, colours, shapes (multiset)",
+                status="pass" if on == tn else "fail",
+                note="" if on == tn else "ours only %s; MXNet only %s" % (
+                    sorted(set(on) - set(tn))[:5], sorted(set(tn) - set(on))[:5]))
+        oe = sorted(a["label"] for _, _, a in ours_e)
+        te = sorted(a["label"] for _, _, a in theirs_e)
+        rep.add(cat, g, "resnet18_v1 edges", "edge shape labels (multiset)", status="pass" if oe == te else "fail",
+                note="" if oe == te else "%d vs %d edges" % (len(oe), len(te)))
+        svg = os.path.join(work, "r18.svg")
+        run([CLI, "summary", "--model", "resnet18_v1", "--input-shape", "1,3,32,32", "--plot", svg],
+            os.path.join(work, "plot-svg.log"))
+        with open(svg) as f:
+            ok = "<svg" in f.read()
+        rep.add(cat, g, "resnet18_v1 --plot .svg", "Graphviz rendered an SVG", status="pass" if ok else "fail")
+    except Exception as e:  # noqa: BLE001
+        rep.error(cat, g, "resnet18_v1", "plot", e)
 
 
 # =============================================================================================
@@ -1208,7 +1343,8 @@ def check_cli_train(work, rep, limit):
     out = os.path.join(work, "train")
     label = "mxnet train (LeNet, 1 epoch, %d samples) export -> MXNet SymbolBlock.imports" % limit
     try:
-        run([CLI, "train", "--epochs", "1", "--limit", str(limit), "--out", out],
+        run([CLI, "train", "--epochs", "1", "--limit", str(limit), "--out", out,
+             "--logdir", os.path.join(work, "train-tb")],
             os.path.join(work, "train.log"), timeout=1200)
     except Exception as e:  # noqa: BLE001
         rep.error("file:ours->mx", "CLI export", label, "outputs", e)
@@ -1620,6 +1756,7 @@ def main():
             ("cifar export", lambda: check_cifar(work, rep, shared)),
             ("model-zoo nets", lambda: check_nets(refs, work, rep, args.nets)),
             ("CLI train export", lambda: check_cli_train(work, rep, args.train_limit)),
+            ("TensorBoard, viz", lambda: check_tensorboard(work, rep)),
         ]
         for name, fn in steps:
             t0 = time.time()

@@ -12,6 +12,8 @@
 #include "autograd/autograd.h"
 #include "base/strings.h"
 #include "base/threading.h"
+#include "gluon/contrib/summary_writer.h"
+#include "gluon/contrib/viz.h"
 #include "gluon/data/dataloader.h"
 #include "gluon/data/vision/datasets.h"
 #include "gluon/data/vision/transforms.h"
@@ -39,6 +41,9 @@ ABSL_FLAG(int64_t, threads, 0,
 ABSL_FLAG(std::string, data, "/usr/share/datasets/fashion-mnist",
           "Fashion-MNIST directory (the idx .gz files)");
 ABSL_FLAG(int64_t, limit, 0, "train on the first N samples and test on N/6 (0: all)");
+ABSL_FLAG(std::string, logdir, "",
+          "write TensorBoard event files here: loss, accuracy, learning rate and weight "
+          "histograms per epoch, and the network graph");
 ABSL_FLAG(bool, profile, false,
           "print where each epoch's time went (data, forward, backward, step, validation)");
 
@@ -259,6 +264,29 @@ std::string Bar(double frac) {
   return "[" + std::string(n, '=') + std::string(30 - n, ' ') + "]";
 }
 
+// --logdir: one epoch's TensorBoard summaries (step = epoch): train/loss, train/accuracy,
+// test/accuracy, learning_rate, a histogram per parameter (its structured name), and at epoch 1
+// the network's graph for (batch, 1, 28, 28) input (traced once more when not hybridized).
+absl::Status LogEpoch(gluon::contrib::SummaryWriter& w, gluon::HybridBlock& net, int64_t epoch,
+                      int64_t batch, double loss, double train_acc, double test_acc, double lr) {
+  MX_RETURN_IF_ERROR(w.add_scalar("train/loss", loss, epoch));
+  MX_RETURN_IF_ERROR(w.add_scalar("train/accuracy", train_acc, epoch));
+  MX_RETURN_IF_ERROR(w.add_scalar("test/accuracy", test_acc, epoch));
+  MX_RETURN_IF_ERROR(w.add_scalar("learning_rate", lr, epoch));
+  for (const auto& [name, p] : net.collect_params())
+    MX_RETURN_IF_ERROR(w.add_histogram(name, p->data(), epoch));
+  if (epoch == 1) {
+    const Shape in{batch, 1, 28, 28};
+    if (net.is_hybridized()) {
+      MX_RETURN_IF_ERROR(w.add_graph(net, {in}));
+    } else {
+      MX_ASSIGN_OR_RETURN(sym::Symbol g, viz::TraceBlock(net, {in}));
+      MX_RETURN_IF_ERROR(w.add_graph(g, viz::GraphInputShapes(net, {in})));
+    }
+  }
+  return w.flush();
+}
+
 absl::Status RunTrain(const std::vector<std::string>&) {
   const int64_t epochs = absl::GetFlag(FLAGS_epochs), batch = absl::GetFlag(FLAGS_batch_size);
   const std::string optimizer = absl::GetFlag(FLAGS_optimizer);
@@ -301,6 +329,10 @@ absl::Status RunTrain(const std::vector<std::string>&) {
   }
   gluon::Trainer trainer(net->collect_params(), optimizer, opt_kw);
   gluon::loss::SoftmaxCrossEntropyLoss loss_fn;
+  std::unique_ptr<gluon::contrib::SummaryWriter> tb;
+  if (Given(FLAGS_logdir)) {
+    MX_ASSIGN_OR_RETURN(tb, gluon::contrib::SummaryWriter::Create(absl::GetFlag(FLAGS_logdir)));
+  }
   std::error_code ec;
   std::filesystem::create_directories(out, ec);
   if (ec)
@@ -386,10 +418,18 @@ absl::Status RunTrain(const std::vector<std::string>&) {
         "%.4f\n",
         tty ? "\r\033[K" : "", (long long)epoch, (long long)epochs, secs, seen / secs,
         loss_sum / seen, acc.get()[0].second, test_acc);
+    if (tb)
+      MX_RETURN_IF_ERROR(LogEpoch(*tb, *net, epoch, batch, loss_sum / seen, acc.get()[0].second,
+                                  test_acc, trainer.learning_rate()));
     // Checkpoint (written to a temporary name and renamed: a killed run keeps the last good one).
     MX_RETURN_IF_ERROR(net->save_parameters(out + "/checkpoint.params"));
   }
   MX_RETURN_IF_ERROR(net->export_model(out + "/model", 0));
+  if (tb) {
+    MX_RETURN_IF_ERROR(tb->close());
+    std::printf("TensorBoard events: %s (tensorboard --logdir %s)\n", tb->path().c_str(),
+                tb->get_logdir().c_str());
+  }
   double total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_all).count();
   std::printf(
       "test accuracy %.4f after %lld epochs (%.1f s); exported %s/model-symbol.json and "
@@ -415,7 +455,8 @@ const int kRegistered = RegisterCommand(
      "                   [--lr 0.003] [--lr-schedule cosine|constant] [--wd 0] "
      "[--hybridize|--nohybridize]\n"
      "                   [--device cpu] [--seed 42] [--workers 1] [--threads 0] [--out DIR]\n"
-     "                   [--data /usr/share/datasets/fashion-mnist] [--limit N] [--profile]\n\n"
+     "                   [--data /usr/share/datasets/fashion-mnist] [--limit N] [--profile]\n"
+     "                   [--logdir DIR]\n\n"
      "Trains on Fashion-MNIST (Debian's dataset-fashion-mnist), validates on the test set every "
      "epoch,\n"
      "writes DIR/checkpoint.params atomically after each epoch and finally exports "
@@ -425,7 +466,10 @@ const int kRegistered = RegisterCommand(
      "  dense 128 + relu, dense 10 (LeNet-5's layout with ReLU and max pooling); about 91% test\n"
      "  accuracy after the default 5 epochs (90% after 3). resnet20: CIFAR-style ResNet-20 v1,\n"
      "  about 93% after 5 epochs (~8 min on 2 idle cores). Model-zoo nets that take 28x28 input\n"
-     "  (resnet18_v1, mobilenetv2_1.0, ...) train with 10 classes.\n",
+     "  (resnet18_v1, mobilenetv2_1.0, ...) train with 10 classes.\n"
+     "--logdir DIR writes TensorBoard event files (view: tensorboard --logdir DIR): per epoch\n"
+     "  train/loss, train/accuracy, test/accuracy, learning_rate and a histogram of every\n"
+     "  parameter; the network graph once.\n",
      {{.flag = Ref(FLAGS_model),
        .help = "lenet, resnet20 or a model-zoo name that takes 28x28 input (e.g. resnet18_v1)",
        .default_value = "lenet"},
@@ -443,7 +487,8 @@ const int kRegistered = RegisterCommand(
       {.flag = Ref(FLAGS_out), .help = "output directory", .default_value = "mxnet-train-out"},
       {.flag = Ref(FLAGS_data)},
       {.flag = Ref(FLAGS_limit)},
-      {.flag = Ref(FLAGS_profile)}},
+      {.flag = Ref(FLAGS_profile)},
+      {.flag = Ref(FLAGS_logdir)}},
      "",
      RunTrain});
 

@@ -11,6 +11,7 @@
 
 #include "base/strings.h"
 #include "gluon/block.h"
+#include "gluon/contrib/viz.h"
 #include "gluon/init.h"
 #include "modelzoo/vision.h"
 #include "ndarray/ndarray.h"
@@ -23,6 +24,8 @@ ABSL_FLAG(std::string, init, "uniform",
           "initializer: uniform (Uniform(0.07) like net.initialize()), xavier, normal, msraprelu, "
           "..., or JSON like '[\"xavier\", {\"magnitude\": 2}]'");
 ABSL_FLAG(int64_t, iters, 20, "timed forwards");
+ABSL_FLAG(std::string, plot, "",
+          "also draw the network (mx.viz.plot_network) to this .svg, .png, .pdf or .dot file");
 ABSL_FLAG(int64_t, warmup, 3, "untimed forwards before timing");
 
 namespace mxnet::cli {
@@ -85,6 +88,20 @@ absl::StatusOr<gluon::InitializerPtr> Initializer() {
 
 // ---- summary ----
 
+// --plot FILE: the traced graph of `net` for `shape` as mx.viz.plot_network draws it, with each
+// layer's parameter count, written by extension (.svg/.png/.pdf through Graphviz's dot, .dot text).
+absl::Status PlotSummary(gluon::HybridBlock& net, const std::string& name, const Shape& shape) {
+  const std::string path = absl::GetFlag(FLAGS_plot);
+  MX_ASSIGN_OR_RETURN(sym::Symbol graph, viz::TraceBlock(net, {shape}));
+  viz::PlotOptions o;
+  o.title = name;
+  o.shape = viz::GraphInputShapes(net, {shape});
+  MX_ASSIGN_OR_RETURN(std::string dot, viz::plot_network(graph, o));
+  MX_RETURN_IF_ERROR(viz::render(dot, path));
+  std::cout << "wrote " << path << "\n";
+  return absl::OkStatus();
+}
+
 // Builds --model (random Uniform(0.07) weights, like MXNet's net.initialize()), runs one forward
 // on zeros of --input-shape (default 1,3,224,224; 1,3,299,299 for inceptionv3) and prints MXNet's
 // summary table: one row per layer (type-index, output shape, parameter count), then the total,
@@ -92,6 +109,7 @@ absl::StatusOr<gluon::InitializerPtr> Initializer() {
 // model, bad shape, or the forward's error (e.g. an input too small for the net).
 absl::Status RunSummary(const std::vector<std::string>&) {
   MX_ASSIGN_OR_RETURN(std::string name, ModelName());
+  if (Given(FLAGS_plot)) MX_RETURN_IF_ERROR(viz::CheckPicturePath(absl::GetFlag(FLAGS_plot)));
   MX_ASSIGN_OR_RETURN(Shape shape, InputShape(name));
   MX_ASSIGN_OR_RETURN(auto net, BuildModel(name));
   std::string table;
@@ -100,6 +118,7 @@ absl::Status RunSummary(const std::vector<std::string>&) {
     table = net->summary({NDArray::Full(shape, 0.0)});
   }));
   std::cout << table;
+  if (Given(FLAGS_plot)) MX_RETURN_IF_ERROR(PlotSummary(*net, name, shape));
   return absl::OkStatus();
 }
 
@@ -225,15 +244,20 @@ constexpr const char* kModelHelp =
 const int kSummary = RegisterCommand(
     {"summary",
      "print a model-zoo net's layers, output shapes and parameter counts",
-     "usage: mxnet summary --model NAME [--input-shape 1,3,224,224] [--classes 1000]\n\n"
+     "usage: mxnet summary --model NAME [--input-shape 1,3,224,224] [--classes 1000]\n"
+     "                     [--plot net.svg|net.png|net.pdf|net.dot]\n\n"
      "Builds the model-zoo net NAME (resnet18_v1, mobilenet0.25, inceptionv3, ...; MXNet's\n"
      "gluon.model_zoo.vision names), initializes it, runs one forward on zeros of --input-shape\n"
      "(N,C,H,W; default 1,3,224,224, 1,3,299,299 for inceptionv3) and prints MXNet's summary\n"
      "table: each layer's output shape and parameter count, then the total, trainable and\n"
-     "non-trainable (BatchNorm running statistics) parameter counts.\n",
+     "non-trainable (BatchNorm running statistics) parameter counts.\n"
+     "--plot FILE also draws the network like mx.viz.plot_network (a box per layer coloured by\n"
+     "kind, its parameter count, edges labelled with output shapes) as .svg, .png or .pdf\n"
+     "(through Graphviz's dot) or .dot text.\n",
      {{.flag = Ref(FLAGS_model), .help = kModelHelp, .required = true},
       {.flag = Ref(FLAGS_input_shape)},
-      {.flag = Ref(FLAGS_classes)}},
+      {.flag = Ref(FLAGS_classes)},
+      {.flag = Ref(FLAGS_plot)}},
      "",
      RunSummary});
 
