@@ -122,6 +122,7 @@ absl::StatusOr<std::string> plot_network(const sym::Symbol& graph, const PlotOpt
                                              {"width", "1.3"},
                                              {"height", "0.8034"},
                                              {"style", "filled"}};
+  if (options.show_params) base["width"] = "1.6", base["height"] = "1.0";  // room for a 3rd line
   for (const auto& [k, v] : options.node_attrs) base[k] = v;
   const std::vector<std::shared_ptr<sym::Node>> nodes = graph.TopoNodes();
   std::set<const sym::Node*> hidden;

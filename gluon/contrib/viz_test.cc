@@ -135,6 +135,8 @@ TEST(PlotNetwork, TracedNetByHand) {
                                               "FullyConnected\n4\n16 params", "data"}))
       << *dot;
   EXPECT_EQ(d.nodes.at("data").at("shape"), "oval");
+  EXPECT_EQ(d.nodes.at("data").at("width"), "1.6");  // room for the parameter line
+  EXPECT_EQ(d.nodes.at("data").at("height"), "1.0");
   EXPECT_EQ(d.nodes.at("data").at("fillcolor"), "#8dd3c7");
   std::map<std::string, std::string> edge_label;  // consumer's label -> its input's shape
   for (const auto& [e, attrs] : d.edges) {
