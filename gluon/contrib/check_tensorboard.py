@@ -14,7 +14,8 @@ the default-bucket histogram must equal an independent numpy implementation of T
 default buckets (histogram.cc: limits +-1e-12 * 1.1^k up to 1e20, +-DBL_MAX and 0; runs of
 empty buckets collapsed); images decoded by PIL must equal the pixels passed (CHW -> HWC;
 floats * 255 rounded and clipped); text must come back under "<tag>/text_summary"; the graph
-must parse as TensorBoard's GraphDef with the ops of Dense(4, relu) -> Dense(2).
+must parse as TensorBoard's GraphDef with the ops of Dense(4, relu) -> Dense(2); TensorBoard's
+plugin accumulator (what the dashboards read) must list every tag under its dashboard.
 check_proto_fields() compares every field number and type of our tensorboard.proto with the
 descriptors of the tensorboard package's own protos.
 """
@@ -133,6 +134,22 @@ def check_write_summaries(logdir, calls):
         add("text %s" % tag, ok, "got %s" % [e.tensor_proto for e in ev])
         md = acc.SummaryMetadata(t) if ok else None
         add("text %s plugin metadata" % tag, md is not None and md.plugin_data.plugin_name == "text")
+
+    # What TensorBoard's dashboards read: the plugin accumulator (data_compat migrates each
+    # summary to its plugin's tensor form) puts every tag on its dashboard.
+    from tensorboard.backend.event_processing import plugin_event_accumulator as pea
+    pacc = pea.EventAccumulator(logdir, size_guidance={"tensors": 0})
+    pacc.Reload()
+    want = {"scalars": sorted(t for t, _, _ in calls["scalars"]),
+            "histograms": sorted([h["tag"], h["tag"] + "/default"]),
+            "images": sorted([im["tag"] for im in calls["images"]] + ["float"]),
+            "text": sorted(t + "/text_summary" for t, _, _ in calls["texts"])}
+    for plugin, tags_want in want.items():
+        try:
+            got = sorted(pacc.PluginTagToContent(plugin).keys())
+        except KeyError:
+            got = []
+        add("TensorBoard %s dashboard tags" % plugin, got == tags_want, "got %s" % got)
 
     try:
         g = acc.Graph()
