@@ -10,7 +10,7 @@ Every number in the report comes from a comparison made by this run; nothing is 
 the committed reference files. The steps:
 
  1. build (unless --no-build) //tools/conformance:dump_ours, :io_conformance_writer,
-    //modelzoo:export_tool and //tools:mxnet;
+    //modelzoo:export_tool, //tools:mxnet and //gluon/contrib:write_summaries;
  2. regenerate every reference with real MXNet 1.9.1 into a temporary directory (the gen_*.py
     scripts of this directory, the same ones that made the committed test data), and note where
     the fresh files differ from the committed ones ("reference drift");
@@ -21,7 +21,10 @@ the committed reference files. The steps:
     and model-zoo exports, the real GluonCV CIFAR export) and MXNet reads what we write (our
     NDArray files, save_parameters, export_model of the seeds' Model and of every model-zoo
     net, and a model trained and exported by `mxnet train`);
- 5. list the MXNet 1.9.1 operators (all registered names minus the gradient internals
+ 5. TensorBoard and pictures: TensorBoard's own EventAccumulator reads the event files of
+    //gluon/contrib:write_summaries and `mxnet train --logdir` (gluon/contrib/check_tensorboard.py),
+    and `mxnet summary --plot` of resnet18_v1 is compared with mx.viz.plot_network of MXNet's;
+ 6. list the MXNet 1.9.1 operators (all registered names minus the gradient internals
     _backward_*, _npi_backward_*, _contrib_backward_*, *_backward; grouped by operator with
     their aliases) that our registry does not have (`mxnet ops --internal --verbose`).
 
