@@ -6,20 +6,18 @@
 #include "c_api/src/handles.h"
 
 namespace mxc {
-namespace {
 
-// The context NULL stands for on this thread: its flags are never set (the setters need a ctx),
-// so it stays not recording, predict mode, cpu(0), the process-wide generators.
-mxnet::RuntimeContext& NullContext() {
-  thread_local mxnet::RuntimeContext ctx;
-  return ctx;
-}
-
-}  // namespace
-
-CtxScope::CtxScope(CtxState* ctx) : rt_(ctx ? &ctx->rt : &NullContext()), scope_(*rt_) {
-  // autograd::set_recording installs autograd's recorder on first use; a ctx's flag is only set
-  // through it (mxc_autograd_set_recording), so nothing to do here.
+CtxScope::CtxScope(CtxState* ctx) : ctx_(ctx) {
+  if (ctx) {
+    scope_.emplace(ctx->rt);
+    return;
+  }
+  null_state_.emplace();
+  mxnet::DispatchState& st = null_state_->state();
+  st.is_recording = false;
+  st.is_training = false;
+  st.tracer = nullptr;
+  st.infer_only = false;
 }
 
 }  // namespace mxc

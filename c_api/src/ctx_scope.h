@@ -6,9 +6,11 @@
 // its own random generators. CtxScope enters it with a ContextScope, so everything the C++
 // libraries read from RuntimeContext::Current() during the call is the ctx's. A ctx entered by
 // one thread while another thread is inside a call with it is an MXC_FAILED_PRECONDITION error
-// (RuntimeContext's check), never a race. A NULL ctx is a per-thread default context of the C
-// layer: not recording, predict mode, cpu(0), the process-wide generators (no call can change
-// its flags).
+// (RuntimeContext's check), never a race. A NULL ctx keeps the thread's current context (its
+// RNG: the process-wide generators on a plain thread; inside a callback, those of the call running
+// it, e.g. a DataLoader worker's per-batch generators) with its dispatch state set to the defaults
+// (not recording, predict mode, no tracer) for the call and restored afterwards; default device
+// cpu(0).
 #pragma once
 
 #include <memory>
@@ -38,14 +40,13 @@ class CtxScope {
   CtxScope(const CtxScope&) = delete;
   CtxScope& operator=(const CtxScope&) = delete;
 
-  // The ctx's default device (cpu(0) for the default state).
-  mxnet::Device device() const { return rt_->default_device; }
-  // The ctx's runtime context (current while the scope lives).
-  mxnet::RuntimeContext& runtime() const { return *rt_; }
+  // The ctx's default device (cpu(0) for NULL).
+  mxnet::Device device() const { return ctx_ ? ctx_->rt.default_device : mxnet::cpu(); }
 
  private:
-  mxnet::RuntimeContext* rt_;
-  mxnet::ContextScope scope_;
+  CtxState* ctx_;
+  std::optional<mxnet::ContextScope> scope_;             // a ctx
+  std::optional<mxnet::DispatchStateScope> null_state_;  // NULL
 };
 
 // Runs f(rt) with ctx's runtime context entered (for the ctx's own getters and setters).

@@ -2,7 +2,8 @@
  * and RNG streams; one ctx handed from thread to thread keeps its flags and continues its stream
  * exactly as on one thread; a ctx used by two threads at once is an MXC_FAILED_PRECONDITION
  * error on the second (detected, not a race), while other ctxs run meanwhile; a callback may
- * re-enter the ctx it runs under on its own thread. */
+ * re-enter the ctx it runs under on its own thread; DataLoader workers draw random transforms
+ * from per-batch generators derived from the ctx (repeatable epochs under one seed). */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 
@@ -91,11 +92,61 @@ static void* hold_thread(void* arg) {
   return NULL;
 }
 
+/* ---- DataLoader workers drawing from the ctx's RNG. ---- */
+
+/* x + uniform(0, 1) noise of x's shape (2,), drawn with a NULL ctx: from the generators of the
+ * context the worker runs the batch under. */
+static mxc_status* noisy(void* ud, mxc_ndarray* input, mxc_ndarray** output) {
+  const char* k[3] = {"low", "high", "shape"};
+  const char* v[3] = {"0", "1", "(2,)"};
+  mxc_op *unif = NULL, *add = NULL;
+  mxc_ndarray *noise = NULL, *in[2];
+  size_t n = 0;
+  mxc_status* st;
+  (void)ud;
+  st = mxc_op_find("_random_uniform", &unif);
+  if (!st) st = mxc_op_find("elemwise_add", &add);
+  if (!st) st = mxc_invoke(NULL, unif, NULL, 0, k, v, 3, &noise, 1, &n);
+  if (st) return st;
+  in[0] = input, in[1] = noise;
+  st = mxc_invoke(NULL, add, in, 2, NULL, NULL, 0, output, 1, &n);
+  mxc_ndarray_free(noise);
+  return st;
+}
+
+/* One epoch (4 batches of 2 samples (2,)) with 2 workers under a ctx seeded `seed`. */
+static void epoch(mxc_dataset* ds, uint64_t seed, float* out) {
+  mxc_ctx* ctx = seeded(seed);
+  mxc_dataloader* dl = NULL;
+  mxc_dataloader_options lo;
+  mxc_ndarray* f[1];
+  size_t n = 0;
+  int32_t has = 0;
+  int b;
+  memset(&lo, 0, sizeof lo);
+  lo.struct_size = sizeof lo;
+  lo.batch_size = 2;
+  lo.num_workers = 2;
+  CHECK_OK(mxc_dataloader_create(ds, &lo, &dl));
+  for (b = 0; b < 4; ++b) {
+    CHECK_OK(mxc_dataloader_next(ctx, dl, f, 1, &n, &has));
+    CHECK(has == 1);
+    if (!has) break;
+    read_f32(f[0], out + 4 * b, 4);
+    mxc_ndarray_free(f[0]);
+  }
+  CHECK_OK(mxc_dataloader_next(ctx, dl, f, 1, &n, &has));
+  CHECK(has == 0);
+  mxc_dataloader_free(dl);
+  mxc_ctx_free(ctx);
+}
+
 int main(void) {
   float a1[6], a2[6], b1[6], b2[6], r[6];
   uint64_t live0 = live_handles();
   mxc_ctx *a = seeded(7), *b = seeded(7), *ref = seeded(9), *moving = seeded(9), *other = NULL;
   int32_t flag = -1;
+  int i;
   /* Two ctxs on one thread: separate streams (same seed, same sequence, interleaved) and flags. */
   draw(a, a1);
   draw(NULL, r); /* the process-wide generators: no effect on either stream */
@@ -183,6 +234,34 @@ int main(void) {
     mxc_ctx_free(g_busy), mxc_ctx_free(other);
   }
   mxc_ctx_free(ref), mxc_ctx_free(moving);
+
+  /* DataLoader workers: random transforms draw from per-batch generators derived from the ctx,
+   * so an epoch is repeatable under the same seed whichever worker loads which batch. */
+  {
+    float xv[16], e1[16], e2[16], e3[16];
+    int64_t sx[2] = {8, 2};
+    mxc_ndarray* x;
+    mxc_dataset *raw = NULL, *ds = NULL;
+    mxc_transform* t = NULL;
+    int same13 = 1;
+    for (i = 0; i < 16; ++i) xv[i] = (float)(10 * i);
+    x = make_f32(xv, sx, 2);
+    CHECK_OK(mxc_dataset_from_arrays(&x, 1, &raw));
+    CHECK_OK(mxc_transform_from_callback(noisy, NULL, NULL, &t));
+    CHECK_OK(mxc_dataset_transform_first(raw, t, 1, &ds));
+    epoch(ds, 21, e1);
+    epoch(ds, 21, e2);
+    epoch(ds, 22, e3);
+    for (i = 0; i < 16; ++i) {
+      CHECK(e1[i] >= xv[i] && e1[i] < xv[i] + 1); /* x + U(0, 1), in order */
+      same13 &= e1[i] == e3[i];
+    }
+    CHECK(memcmp(e1, e2, sizeof e1) == 0);
+    CHECK(!same13);
+    mxc_transform_free(t);
+    mxc_dataset_free(ds), mxc_dataset_free(raw);
+    mxc_ndarray_free(x);
+  }
   CHECK(live_handles() == live0);
   return check_summary();
 }

@@ -1,7 +1,9 @@
 /* mxc_ctx: explicit runtime state instead of hidden thread-locals. A ctx holds the autograd
  * recording and training flags, the default device of calls that create arrays without inputs,
- * and an RNG stream. Every call that runs operators takes one (NULL: a fresh default state: not
- * recording, predict mode, cpu(0), the process-wide generators).
+ * and an RNG stream. Every call that runs operators takes one (NULL: not recording, predict mode,
+ * cpu(0), the process-wide generators; inside a callback (a transform on a DataLoader worker, a
+ * custom op) random operators called with NULL draw from the generators of the call running it,
+ * e.g. a worker's per-batch generators derived from the loader's ctx).
  *
  * Each ctx owns its runtime state (ABI 1.1: one C++ RuntimeContext per ctx, entered for the
  * duration of each call), so two ctxs on one thread never see each other's flags or RNG stream,
