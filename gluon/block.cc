@@ -68,7 +68,7 @@ ParameterDict Block::collect_params(const std::string& select) const {
   ParameterDict all;
   CollectParams("", &all);
   if (select.empty()) return all;
-  RE2 re(select);
+  RE2 re(select, RE2::Quiet);  // the error goes into the exception, not to stderr
   if (!re.ok())
     MX_THROW(absl::StatusCode::kInvalidArgument, "collect_params: invalid regular expression '",
              select, "': ", re.error());

@@ -83,5 +83,18 @@ int main(void) {
   F(mxc_dataloader_options, last_batch);
   F(mxc_dataloader_options, num_workers);
   F(mxc_dataloader_options, prefetch);
+  S(mxc_custom_op_def);
+  F(mxc_custom_op_def, struct_size);
+  F(mxc_custom_op_def, arguments);
+  F(mxc_custom_op_def, num_arguments);
+  F(mxc_custom_op_def, outputs);
+  F(mxc_custom_op_def, num_outputs);
+  F(mxc_custom_op_def, aux_states);
+  F(mxc_custom_op_def, num_aux_states);
+  F(mxc_custom_op_def, no_top_grad);
+  F(mxc_custom_op_def, forward);
+  F(mxc_custom_op_def, backward);
+  F(mxc_custom_op_def, infer_shape);
+  F(mxc_custom_op_def, infer_type);
   return 0;
 }

@@ -27,12 +27,6 @@ std::vector<mxnet::NDArray> HeadGrads(mxc_ndarray* const* head_grads, size_t n) 
   return out;
 }
 
-// Sets one of the ctx's flags; `previous` (may be NULL) gets the old value.
-void SetFlag(std::atomic<bool> CtxState::*flag, mxc_ctx* ctx, int32_t value, int32_t* previous) {
-  bool prev = ((*Get(ctx, "ctx")).*flag).exchange(value != 0);
-  if (previous) *previous = prev;
-}
-
 }  // namespace
 }  // namespace mxc
 
@@ -41,23 +35,38 @@ using mxc::Arg;
 extern "C" {
 
 MXC_STATUS mxc_autograd_set_recording(mxc_ctx* ctx, int32_t recording, int32_t* previous) noexcept {
-  return mxc::Call(__func__,
-                   [&] { mxc::SetFlag(&mxc::CtxState::recording, ctx, recording, previous); });
+  return mxc::Call(__func__, [&] {
+    bool prev = mxc::WithCtx(ctx, [&](mxnet::RuntimeContext&) {
+      return mxnet::autograd::set_recording(recording != 0);
+    });
+    if (previous) *previous = prev;
+  });
 }
 
 MXC_STATUS mxc_autograd_set_training(mxc_ctx* ctx, int32_t training, int32_t* previous) noexcept {
-  return mxc::Call(__func__,
-                   [&] { mxc::SetFlag(&mxc::CtxState::training, ctx, training, previous); });
+  return mxc::Call(__func__, [&] {
+    bool prev = mxc::WithCtx(
+        ctx, [&](mxnet::RuntimeContext&) { return mxnet::autograd::set_training(training != 0); });
+    if (previous) *previous = prev;
+  });
 }
 
 MXC_STATUS mxc_autograd_is_recording(mxc_ctx* ctx, int32_t* out) noexcept {
-  return mxc::Getter(__func__, ctx, "ctx", out,
-                     [](const auto& c) { return static_cast<int32_t>(c->recording.load()); });
+  return mxc::Call(__func__, [&] {
+    mxc::Out(out, "out");
+    *out = mxc::WithCtx(ctx, [](mxnet::RuntimeContext& rt) {
+      return static_cast<int32_t>(rt.dispatch.is_recording);
+    });
+  });
 }
 
 MXC_STATUS mxc_autograd_is_training(mxc_ctx* ctx, int32_t* out) noexcept {
-  return mxc::Getter(__func__, ctx, "ctx", out,
-                     [](const auto& c) { return static_cast<int32_t>(c->training.load()); });
+  return mxc::Call(__func__, [&] {
+    mxc::Out(out, "out");
+    *out = mxc::WithCtx(ctx, [](mxnet::RuntimeContext& rt) {
+      return static_cast<int32_t>(rt.dispatch.is_training);
+    });
+  });
 }
 
 MXC_STATUS mxc_ndarray_attach_grad(mxc_ndarray* array, int32_t grad_req) noexcept {

@@ -7,18 +7,18 @@
 
 namespace mxc {
 
-CtxScope::CtxScope(CtxState* ctx) : state_(&mxnet::CurrentDispatchState()), saved_(*state_) {
-  const bool recording = ctx && ctx->recording.load(std::memory_order_relaxed);
-  // autograd::set_recording installs autograd's recorder on first use; plain stores otherwise
-  // (this runs on every call: one thread-local lookup).
-  if (recording && !state_->is_recording) mxnet::autograd::set_recording(true);
-  state_->is_recording = recording;
-  state_->is_training = ctx && ctx->training.load(std::memory_order_relaxed);
-  device_ = ctx ? ctx->device() : mxnet::cpu();
-  if (ctx && ctx->own_rng.load(std::memory_order_relaxed)) rng_.emplace(&ctx->rng);
+CtxScope::CtxScope(CtxState* ctx) : ctx_(ctx) {
+  if (ctx) {
+    scope_.emplace(ctx->rt);
+    return;
+  }
+  null_state_.emplace();
+  mxnet::DispatchState& st = null_state_->state();
+  st.is_recording = false;
+  st.is_training = false;
+  st.tracer = nullptr;
+  st.infer_only = false;
 }
-
-CtxScope::~CtxScope() { *state_ = saved_; }
 
 }  // namespace mxc
 
@@ -32,12 +32,8 @@ MXC_STATUS mxc_ctx_create(const mxc_ctx_options* options, mxc_ctx** out) noexcep
     mxc_ctx_options o = mxc::ReadOptions(options, "options");
     mxnet::Device d = mxc::ToDevice(o.device, "options.device");
     auto st = std::make_shared<mxc::CtxState>();
-    st->device_type = static_cast<int32_t>(d.type);
-    st->device_id = d.id;
-    if (o.has_seed) {
-      st->rng.seed(o.seed);
-      st->own_rng = true;
-    }
+    st->rt.default_device = d;
+    if (o.has_seed) st->rt.seed(o.seed);
     *out = mxc::New<mxc_ctx>(std::move(st));
   });
 }
@@ -45,27 +41,24 @@ MXC_STATUS mxc_ctx_create(const mxc_ctx_options* options, mxc_ctx** out) noexcep
 MXC_STATUS mxc_ctx_device(mxc_ctx* ctx, mxc_device* out) noexcept {
   return mxc::Call(__func__, [&] {
     mxc::Out(out, "out");
-    *out = mxc::FromDevice(mxc::Get(ctx, "ctx")->device());
+    *out = mxc::WithCtx(
+        ctx, [](mxnet::RuntimeContext& rt) { return mxc::FromDevice(rt.default_device); });
   });
 }
 
 MXC_STATUS mxc_ctx_set_device(mxc_ctx* ctx, mxc_device device, mxc_device* previous) noexcept {
   return mxc::Call(__func__, [&] {
-    auto st = mxc::Get(ctx, "ctx");
     mxnet::Device d = mxc::ToDevice(device, "device");
-    mxc_device prev = mxc::FromDevice(st->device());
-    st->device_type = static_cast<int32_t>(d.type);
-    st->device_id = d.id;
+    mxc_device prev = mxc::WithCtx(ctx, [&](mxnet::RuntimeContext& rt) {
+      return mxc::FromDevice(std::exchange(rt.default_device, d));
+    });
     if (previous) *previous = prev;
   });
 }
 
 MXC_STATUS mxc_ctx_seed(mxc_ctx* ctx, uint64_t seed) noexcept {
-  return mxc::Call(__func__, [&] {
-    auto st = mxc::Get(ctx, "ctx");
-    st->rng.seed(seed);
-    st->own_rng = true;
-  });
+  return mxc::Call(__func__,
+                   [&] { mxc::WithCtx(ctx, [&](mxnet::RuntimeContext& rt) { rt.seed(seed); }); });
 }
 
 MXC_STATUS mxc_random_seed(uint64_t seed) noexcept {
@@ -76,4 +69,5 @@ MXC_STATUS mxc_random_seed(uint64_t seed) noexcept {
 
 namespace mxc {
 std::shared_ptr<CtxState> GetCtx(mxc_ctx* ctx) { return ctx ? Get(ctx, "ctx") : nullptr; }
+std::shared_ptr<CtxState> GetCtxChecked(mxc_ctx* ctx) { return Get(ctx, "ctx"); }
 }  // namespace mxc

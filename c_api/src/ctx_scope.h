@@ -1,58 +1,61 @@
 // The state behind an mxc_ctx and the scope that makes it current on the calling thread for the
 // duration of one C call.
 //
-// Interim: CtxScope copies the ctx's flags into the dispatch state of the thread's current
-// RuntimeContext (ndarray/runtime_context.h) and makes the ctx's RNG stream current with
-// random::ScopedGeneratorSet, restoring both afterwards. Giving each ctx its own RuntimeContext
-// (entered with ContextScope) later changes this file and ctx.cc only.
+// Each mxc_ctx owns one mxnet::RuntimeContext (ndarray/runtime_context.h): its autograd
+// recording/training flags, tracer state, symbol name counters, default device and, once seeded,
+// its own random generators. CtxScope enters it with a ContextScope, so everything the C++
+// libraries read from RuntimeContext::Current() during the call is the ctx's. A ctx entered by
+// one thread while another thread is inside a call with it is an MXC_FAILED_PRECONDITION error
+// (RuntimeContext's check), never a race. A NULL ctx keeps the thread's current context (its
+// RNG: the process-wide generators on a plain thread; inside a callback, those of the call running
+// it, e.g. a DataLoader worker's per-batch generators) with its dispatch state set to the defaults
+// (not recording, predict mode, no tracer) for the call and restored afterwards; default device
+// cpu(0).
 #pragma once
 
-#include <atomic>
 #include <memory>
 #include <optional>
 
 #include "base/device.h"
 #include "mxc/ctx.h"
-#include "ndarray/op.h"
-#include "ndarray/random.h"
 #include "ndarray/runtime_context.h"
 
 namespace mxc {
 
-// What an mxc_ctx holds. Fields are atomics so that a ctx misused from two threads at once is
-// only racy in meaning, never undefined behaviour.
+// What an mxc_ctx holds.
 struct CtxState {
-  std::atomic<bool> recording{false};
-  std::atomic<bool> training{false};
-  std::atomic<int32_t> device_type{static_cast<int32_t>(mxnet::DeviceType::kCPU)};
-  std::atomic<int32_t> device_id{0};
-  std::atomic<bool> own_rng{false};  // false: the process-wide generators
-  mxnet::random::GeneratorSet rng;
-
-  mxnet::Device device() const {
-    return {static_cast<mxnet::DeviceType>(device_type.load()), device_id.load()};
-  }
+  mxnet::RuntimeContext rt;
 };
 
 // The state behind a ctx handle; nullptr for NULL (the default state). Throws on invalid handles.
 std::shared_ptr<CtxState> GetCtx(mxc_ctx* ctx);
+// The state behind a ctx handle. Throws on NULL and invalid handles (argument 'ctx').
+std::shared_ptr<CtxState> GetCtxChecked(mxc_ctx* ctx);
 
-// Makes `ctx` (nullptr: the default state) current on this thread until destroyed.
+// Makes `ctx` (nullptr: this thread's default state) current on this thread until destroyed.
+// Throws kFailedPrecondition when another thread is inside a call with the same ctx.
 class CtxScope {
  public:
   explicit CtxScope(CtxState* ctx);
-  ~CtxScope();
   CtxScope(const CtxScope&) = delete;
   CtxScope& operator=(const CtxScope&) = delete;
 
-  // The ctx's default device (cpu(0) for the default state).
-  mxnet::Device device() const { return device_; }
+  // The ctx's default device (cpu(0) for NULL).
+  mxnet::Device device() const { return ctx_ ? ctx_->rt.default_device : mxnet::cpu(); }
 
  private:
-  mxnet::DispatchState* state_;  // this thread's
-  mxnet::DispatchState saved_;
-  mxnet::Device device_;
-  std::optional<mxnet::random::ScopedGeneratorSet> rng_;
+  CtxState* ctx_;
+  std::optional<mxnet::ContextScope> scope_;             // a ctx
+  std::optional<mxnet::DispatchStateScope> null_state_;  // NULL
 };
+
+// Runs f(rt) with ctx's runtime context entered (for the ctx's own getters and setters).
+// Errors: an invalid handle, another thread inside a call with the ctx.
+template <typename F>
+auto WithCtx(mxc_ctx* ctx, F&& f) {
+  std::shared_ptr<CtxState> st = GetCtxChecked(ctx);
+  CtxScope scope(st.get());
+  return f(st->rt);
+}
 
 }  // namespace mxc

@@ -8,6 +8,7 @@
 #include "c_api/src/api.h"
 #include "c_api/src/ctx_scope.h"
 #include "c_api/src/handles.h"
+#include "c_api/src/log.h"
 #include "c_api/src/ndarray_util.h"
 #include "gluon/data/dataloader.h"
 #include "gluon/data/dataset.h"
@@ -15,6 +16,7 @@
 #include "gluon/data/vision/image.h"
 #include "gluon/data/vision/transforms.h"
 #include "mxc/data.h"
+#include "mxc/log.h"
 
 namespace mxc {
 
@@ -23,6 +25,7 @@ struct LoaderState {
   std::unique_ptr<mxnet::gluon::data::DataLoader> loader;
   std::optional<mxnet::gluon::data::DataLoader::Iterator> epoch;
   bool returned = false;  // the epoch's current batch was handed out
+  int64_t index = 0;      // batches handed out in this epoch
 };
 
 namespace {
@@ -358,6 +361,7 @@ MXC_STATUS mxc_dataloader_next(mxc_ctx* ctx, mxc_dataloader* loader, mxc_ndarray
     try {
       if (!s->epoch) {
         s->epoch.emplace(s->loader->begin());  // the order is drawn here
+        s->index = 0;
       } else if (s->returned) {
         ++*s->epoch;
       }
@@ -376,6 +380,12 @@ MXC_STATUS mxc_dataloader_next(mxc_ctx* ctx, mxc_dataloader* loader, mxc_ndarray
     mxc::ReturnArrays(batch, fields, max_fields, num_fields, "the batch", "fields");
     s->returned = true;
     *has_batch = 1;
+    ++s->index;
+    if (mxc::LogEnabled(MXC_LOG_PROGRESS)) {
+      int64_t total = s->loader->size();
+      mxc::Log(MXC_LOG_PROGRESS, "mxc_dataloader_next",
+               mxnet::StrCat("batch ", s->index, "/", total), s->index, total);
+    }
   });
 }
 

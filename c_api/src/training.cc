@@ -9,10 +9,12 @@
 #include "c_api/src/api.h"
 #include "c_api/src/ctx_scope.h"
 #include "c_api/src/handles.h"
+#include "c_api/src/log.h"
 #include "c_api/src/param_ref.h"
 #include "gluon/loss/loss.h"
 #include "gluon/training/kwargs.h"
 #include "gluon/training/trainer.h"
+#include "mxc/log.h"
 
 namespace mxc {
 namespace {
@@ -169,6 +171,10 @@ MXC_STATUS mxc_trainer_step(mxc_ctx* ctx, mxc_trainer* trainer, double batch_siz
     auto c = mxc::GetCtx(ctx);
     mxc::CtxScope scope(c.get());
     t->step(batch_size, ignore_stale_grad != 0);
+    if (mxc::LogEnabled(MXC_LOG_PROGRESS)) {
+      int64_t n = t->optimizer().num_update();
+      mxc::Log(MXC_LOG_PROGRESS, "mxc_trainer_step", mxnet::StrCat("step ", n), n, -1);
+    }
   });
 }
 

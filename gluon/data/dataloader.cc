@@ -7,9 +7,13 @@
 #include <functional>
 #include <future>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
+
+#include "ndarray/random.h"
+#include "ndarray/runtime_context.h"
 
 namespace mxnet::gluon::data {
 
@@ -126,6 +130,11 @@ struct DataLoader::EpochState {
   std::shared_ptr<const BatchifyFn> batchify;
   std::vector<std::vector<int64_t>> batches;
   std::shared_ptr<WorkerPool> pool;  // null: load on the consuming thread
+  // Set when begin() ran under a RuntimeContext with its own generators and there are workers:
+  // batch i is loaded under a fresh context seeded with worker_seed + i (repeatable whatever
+  // worker loads it). Unset: workers use their threads' default contexts (process-wide
+  // generators).
+  std::optional<uint64_t> worker_seed;
   size_t prefetch = 1;
   // Set when the iterator is abandoned: queued tasks skip their work.
   std::shared_ptr<std::atomic<bool>> cancelled = std::make_shared<std::atomic<bool>>(false);
@@ -141,11 +150,18 @@ struct DataLoader::EpochState {
       inflight.push_back(promise->get_future());
       const int64_t batch_no = static_cast<int64_t>(next_submit);
       pool->Submit([promise, ds = dataset, fn = batchify, idx = batches[next_submit], batch_no,
-                    cancelled = cancelled] {
+                    cancelled = cancelled, seed = worker_seed] {
         if (cancelled->load()) {
           promise->set_value({});
           return;
         }
+        if (!seed) {
+          promise->set_value(LoadBatchNoThrow(*ds, *fn, idx, batch_no));
+          return;
+        }
+        RuntimeContext rc;
+        rc.seed(*seed + static_cast<uint64_t>(batch_no));
+        ContextScope scope(rc);
         promise->set_value(LoadBatchNoThrow(*ds, *fn, idx, batch_no));
       });
       ++next_submit;
@@ -227,6 +243,10 @@ DataLoader::Iterator DataLoader::begin() {
   st->batchify = batchify_;
   st->batches = batch_sampler_->Epoch();
   st->pool = pool_;
+  if (pool_ && RuntimeContext::Current().generators()) {
+    random::GeneratorGuard g(cpu());
+    st->worker_seed = g.gen()();
+  }
   st->prefetch = static_cast<size_t>(prefetch_);
   st->Load();
   return Iterator(std::move(st));

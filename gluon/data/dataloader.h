@@ -10,8 +10,11 @@
 // num_workers > 0 a pool of std::threads (kept for the loader's lifetime) loads whole batches
 // (dataset.at() for each index, then batchify_fn) with up to `prefetch` batches in flight; batches
 // are still yielded in the sampler's order, so the result is the same with or without workers
-// (for deterministic transforms: random transforms in workers draw from the shared global
-// generator in a thread-dependent order). An exception while loading surfaces on the consuming
+// (for deterministic transforms). Random transforms in workers: when begin() runs under a
+// RuntimeContext with its own generators (RuntimeContext::seed, a seeded C ABI mxc_ctx), batch i
+// is loaded under a fresh context seeded from one draw of those generators plus i, so an epoch is
+// repeatable whatever worker loads which batch; otherwise workers draw from the process-wide
+// generators in a thread-dependent order. An exception while loading surfaces on the consuming
 // thread, from begin()/operator++, as mxnet::Error with the original code and a message naming
 // the sample index and batch number.
 //

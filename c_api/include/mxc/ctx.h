@@ -1,10 +1,18 @@
 /* mxc_ctx: explicit runtime state instead of hidden thread-locals. A ctx holds the autograd
  * recording and training flags, the default device of calls that create arrays without inputs,
- * and an RNG stream. Every call that runs operators takes one (NULL: a fresh default state: not
- * recording, predict mode, cpu(0), the process-wide generators).
+ * and an RNG stream. Every call that runs operators takes one (NULL: not recording, predict mode,
+ * cpu(0), the process-wide generators; inside a callback (a transform on a DataLoader worker, a
+ * custom op) random operators called with NULL draw from the generators of the call running it,
+ * e.g. a worker's per-batch generators derived from the loader's ctx).
+ *
+ * Each ctx owns its runtime state (ABI 1.1: one C++ RuntimeContext per ctx, entered for the
+ * duration of each call), so two ctxs on one thread never see each other's flags or RNG stream,
+ * and a ctx that moves between threads carries its state along.
  *
  * Threads: a ctx is used by one thread at a time (it may move between threads, e.g. goroutines,
- * JVM pools); distinct ctxs run concurrently. Freeing is safe from any thread. */
+ * JVM pools); distinct ctxs run concurrently. A call entering a ctx while another thread is inside
+ * a call with it fails with MXC_FAILED_PRECONDITION ("already in use by another thread"): misuse
+ * is detected, never a race. Freeing is safe from any thread. */
 #ifndef MXC_CTX_H_
 #define MXC_CTX_H_
 
@@ -34,7 +42,7 @@ MXC_STATUS mxc_ctx_retain(mxc_ctx* ctx) MXC_NOEXCEPT;
 MXC_API void mxc_ctx_free(mxc_ctx* ctx) MXC_NOEXCEPT;
 
 /* The default device (for operators without inputs).
- * Threads: any; the handles it takes may be read by other threads at the same time. */
+ * Threads: one thread at a time per ctx. */
 MXC_STATUS mxc_ctx_device(mxc_ctx* ctx, mxc_device* out) MXC_NOEXCEPT;
 /* Sets the default device; `previous` (may be NULL) gets the old one. Errors: unknown device
  * type, negative id. Threads: one thread at a time per ctx. */

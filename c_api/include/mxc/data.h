@@ -154,7 +154,11 @@ typedef struct mxc_dataloader_options {
   /* MXC_LAST_BATCH_*: the incomplete last batch is kept (0, default), dropped, or rolled over
    * into the next epoch. */
   int32_t last_batch;
-  /* Worker threads loading batches ahead (0: load on the calling thread). */
+  /* Worker threads loading batches ahead (0: load on the calling thread). With workers and a
+   * ctx that has its own RNG stream (seeded), batch i of an epoch is transformed under
+   * generators seeded from one draw of the ctx's stream (at the epoch's first
+   * mxc_dataloader_next) plus i: random transforms give the same epoch under the same seed,
+   * whichever worker loads which batch. */
   int32_t num_workers;
   /* Batches in flight with workers; 0: 2 * num_workers. */
   int32_t prefetch;

@@ -1,5 +1,5 @@
 //! Raw declarations of `libmxc.so.1`, the stable C ABI of mxnet-cpp (`c_api/include/mxc/*.h`,
-//! ABI 1.0). One item per C declaration, same names, `core::ffi` types; the rules (errors as
+//! ABI 1.1). One item per C declaration, same names, `core::ffi` types; the rules (errors as
 //! owned `*mut mxc_status`, +1 handle references, out-parameters written only on success, the
 //! threading contract) are those of `c_api/README.md` and `mxc/base.h`. The safe API is the
 //! `mxnet` crate.
@@ -46,7 +46,7 @@ opaque_types! {
 // ---- base.h ----
 
 pub const MXC_ABI_MAJOR: u32 = 1;
-pub const MXC_ABI_MINOR: u32 = 0;
+pub const MXC_ABI_MINOR: u32 = 1;
 pub const MXC_ABI_VERSION: u32 = (MXC_ABI_MAJOR << 16) | MXC_ABI_MINOR;
 
 /// Status codes (absl::StatusCode numbering).
@@ -257,6 +257,114 @@ pub type mxc_transform_fn = Option<
 >;
 /// Frees a callback's user data; called once, on the thread dropping the last reference.
 pub type mxc_user_data_free_fn = Option<unsafe extern "C" fn(user_data: *mut c_void)>;
+
+// ---- custom.h (ABI 1.1) ----
+
+pub const MXC_MAX_NDIM: usize = 32;
+
+/// Forward of a custom operator written in C (see `mxc/custom.h`).
+pub type mxc_custom_forward_fn = Option<
+    unsafe extern "C" fn(
+        user_data: *mut c_void,
+        attr_keys: *const *const c_char,
+        attr_values: *const *const c_char,
+        num_attrs: usize,
+        is_train: i32,
+        in_data: *const *mut mxc_ndarray,
+        num_inputs: usize,
+        out_data: *const *mut mxc_ndarray,
+        num_outputs: usize,
+        aux: *const *mut mxc_ndarray,
+        num_aux: usize,
+    ) -> *mut mxc_status,
+>;
+/// Backward of a custom operator written in C.
+pub type mxc_custom_backward_fn = Option<
+    unsafe extern "C" fn(
+        user_data: *mut c_void,
+        attr_keys: *const *const c_char,
+        attr_values: *const *const c_char,
+        num_attrs: usize,
+        out_grad: *const *mut mxc_ndarray,
+        out_data: *const *mut mxc_ndarray,
+        num_outputs: usize,
+        in_data: *const *mut mxc_ndarray,
+        in_grad: *const *mut mxc_ndarray,
+        num_inputs: usize,
+        aux: *const *mut mxc_ndarray,
+        num_aux: usize,
+    ) -> *mut mxc_status,
+>;
+/// Shape inference of a custom operator (shapes at `dims[i * MXC_MAX_NDIM ..]`).
+pub type mxc_custom_infer_shape_fn = Option<
+    unsafe extern "C" fn(
+        user_data: *mut c_void,
+        attr_keys: *const *const c_char,
+        attr_values: *const *const c_char,
+        num_attrs: usize,
+        in_dims: *const i64,
+        in_ndims: *const usize,
+        num_inputs: usize,
+        out_dims: *mut i64,
+        out_ndims: *mut usize,
+        num_outputs: usize,
+        aux_dims: *mut i64,
+        aux_ndims: *mut usize,
+        num_aux: usize,
+    ) -> *mut mxc_status,
+>;
+/// Type inference of a custom operator (mxc_dtype values).
+pub type mxc_custom_infer_type_fn = Option<
+    unsafe extern "C" fn(
+        user_data: *mut c_void,
+        attr_keys: *const *const c_char,
+        attr_values: *const *const c_char,
+        num_attrs: usize,
+        in_types: *const i32,
+        num_inputs: usize,
+        out_types: *mut i32,
+        num_outputs: usize,
+        aux_types: *mut i32,
+        num_aux: usize,
+    ) -> *mut mxc_status,
+>;
+
+/// A custom operator's names and callbacks (`mxc_custom_op_register`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mxc_custom_op_def {
+    pub struct_size: usize,
+    pub arguments: *const *const c_char,
+    pub num_arguments: usize,
+    pub outputs: *const *const c_char,
+    pub num_outputs: usize,
+    pub aux_states: *const *const c_char,
+    pub num_aux_states: usize,
+    pub no_top_grad: i32,
+    pub forward: mxc_custom_forward_fn,
+    pub backward: mxc_custom_backward_fn,
+    pub infer_shape: mxc_custom_infer_shape_fn,
+    pub infer_type: mxc_custom_infer_type_fn,
+}
+
+// ---- log.h (ABI 1.1) ----
+
+pub const MXC_LOG_PROGRESS: i32 = 0;
+pub const MXC_LOG_INFO: i32 = 1;
+pub const MXC_LOG_WARNING: i32 = 2;
+pub const MXC_LOG_ERROR: i32 = 3;
+
+/// The progress/log sink (`mxc_log_set_sink`).
+pub type mxc_log_fn = Option<
+    unsafe extern "C" fn(
+        user_data: *mut c_void,
+        level: i32,
+        source: *const c_char,
+        message: *const c_char,
+        done: i64,
+        total: i64,
+    ) -> *mut mxc_status,
+>;
 
 pub const MXC_LAST_BATCH_KEEP: i32 = 0;
 pub const MXC_LAST_BATCH_DISCARD: i32 = 1;
@@ -861,4 +969,28 @@ extern "C" {
     pub fn mxc_dataloader_reset(loader: *mut mxc_dataloader) -> *mut mxc_status;
     pub fn mxc_dataloader_retain(loader: *mut mxc_dataloader) -> *mut mxc_status;
     pub fn mxc_dataloader_free(loader: *mut mxc_dataloader);
+
+    // ---- custom.h (ABI 1.1) ----
+    pub fn mxc_custom_op_register(
+        op_type: *const c_char,
+        def: *const mxc_custom_op_def,
+        user_data: *mut c_void,
+        free_user_data: mxc_user_data_free_fn,
+    ) -> *mut mxc_status;
+    pub fn mxc_custom_op_unregister(op_type: *const c_char) -> *mut mxc_status;
+
+    // ---- log.h (ABI 1.1) ----
+    pub fn mxc_log_set_sink(
+        fn_: mxc_log_fn,
+        user_data: *mut c_void,
+        free_user_data: mxc_user_data_free_fn,
+        min_level: i32,
+    ) -> *mut mxc_status;
+    pub fn mxc_log_message(
+        level: i32,
+        source: *const c_char,
+        message: *const c_char,
+        done: i64,
+        total: i64,
+    ) -> *mut mxc_status;
 }
