@@ -3,7 +3,9 @@
  * imports round trips (same outputs), the real GluonCV export from ../shared, and one hybridized
  * block called from 8 threads at once. */
 #define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #include "check.h"
 
@@ -142,7 +144,33 @@ static void test_model_zoo(void) {
     if (!ends_with(nm, "weight") && !ends_with(nm, "bias")) CHECK(!"selected a non-weight");
     mxc_string_free(nm);
   }
-  CHECK_ERR(mxc_block_collect_params(net, "(", &sel, &n_sel), MXC_INVALID_ARGUMENT, "");
+  {
+    /* A bad regular expression: the status names it, and nothing is written to stderr (RE2's
+     * own error log is off). */
+    mxc_status* st;
+    FILE* f;
+    long size = -1;
+    int saved, fd;
+    fflush(stderr);
+    saved = dup(2);
+    fd = open(tmp_path("stderr.txt"), O_CREAT | O_TRUNC | O_WRONLY, 0600);
+    CHECK(saved >= 0 && fd >= 0);
+    dup2(fd, 2);
+    close(fd);
+    st = mxc_block_collect_params(net, "(", &sel, &n_sel);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    CHECK_ERR(st, MXC_INVALID_ARGUMENT, "invalid regular expression '('");
+    f = fopen(tmp_path("stderr.txt"), "rb");
+    CHECK(f != NULL);
+    if (f) {
+      fseek(f, 0, SEEK_END);
+      size = ftell(f);
+      fclose(f);
+    }
+    CHECK(size == 0);
+  }
   /* Accessors on the first parameter (features.0.weight: (64, 3, 7, 7)). */
   {
     char* nm = NULL;
