@@ -8,6 +8,8 @@
 #include <mutex>
 #include <unordered_map>
 
+#include <nlohmann/json.hpp>
+
 #include "autograd/autograd.h"
 #include "base/strings.h"
 #include "gluon/block.h"
@@ -224,6 +226,15 @@ sym::CompileReport HybridBlock::compile_report() const {
 }
 
 absl::Status HybridBlock::export_model(const std::string& path, int epoch) const {
+  return export_model(path, epoch, ExportOptions{});
+}
+
+absl::Status HybridBlock::export_model(const std::string& path, int epoch,
+                                       const ExportOptions& opts) const {
+  if (opts.names == ParamNames::kMxnet1Stripped)
+    return absl::InvalidArgumentError(
+        "export_model: ParamNames::kMxnet1Stripped names a save_params file, not an export (use "
+        "kStructured or kMxnet1)");
   // A SymbolBlock exports the graph it was made from (MXNet sets its _cached_graph at
   // construction); other blocks their last traced graph.
   const auto* symbol_block = dynamic_cast<const SymbolBlock*>(this);
@@ -245,6 +256,19 @@ absl::Status HybridBlock::export_model(const std::string& path, int epoch) const
     }
   });
   MX_RETURN_IF_ERROR(st);
+  if (opts.names == ParamNames::kMxnet1) {
+    // The graph's parameter variables and the file's keys take the 1.x names; the graph is
+    // renamed on a JSON copy (the cached graph is shared with running calls).
+    std::map<std::string, std::string> rename;
+    for (const auto& [structured, mx1] : mxnet1_param_names()) rename[structured] = mx1;
+    for (auto& [key, _] : arrays) key = key.substr(0, 4) + rename.at(key.substr(4));
+    nlohmann::json j = nlohmann::json::parse(graph.tojson());
+    for (auto& node : j["nodes"])
+      if (node.value("op", "") == "null")
+        if (auto it = rename.find(node.value("name", "")); it != rename.end())
+          node["name"] = it->second;
+    MX_ASSIGN_OR_RETURN(graph, sym::Symbol::fromjson(j.dump()));
+  }
   MX_RETURN_IF_ERROR(graph.save(path + "-symbol.json"));
   return nd::save(path + suffix, arrays);
 }
