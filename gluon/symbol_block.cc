@@ -218,6 +218,9 @@ NDArrayVec SymbolBlock::forward(const NDArrayVec& inputs) {
                  l, "' of the loss head ", label_head_.count(l) ? label_head_.at(l) : "",
                  " from the inputs (got ", label_shapes[l].ToString(), ")");
   }
+  // Labels in the data's float type (float32 for integer data such as Embedding indices).
+  const DType label_dtype =
+      !inputs.empty() && IsFloatingPoint(inputs[0].dtype()) ? inputs[0].dtype() : DType::kFloat32;
   std::vector<NDArray> args;
   size_t next_label = 0;
   for (size_t i = 0; i < input_index_.size(); ++i) {
@@ -226,8 +229,8 @@ NDArrayVec SymbolBlock::forward(const NDArrayVec& inputs) {
     else if (input_index_[i] == -1)
       args.push_back(input_param_[i]->data(dev));
     else
-      args.push_back(NDArray::Full(label_shapes.at(label_names_[next_label++]), 0.0, dev,
-                                   inputs.empty() ? DType::kFloat32 : inputs[0].dtype()));
+      args.push_back(
+          NDArray::Full(label_shapes.at(label_names_[next_label++]), 0.0, dev, label_dtype));
   }
   return (*op_)(args);
 }
