@@ -5,6 +5,7 @@
 // every array is a placeholder carrying its inferred shape, and the Tracer records each op as a
 // graph node. The call's values then come from running the graph, so stateful ops (random
 // draws, Custom ops' aux states) run once per call, the first call included.
+#include <map>
 #include <mutex>
 #include <unordered_map>
 
@@ -209,7 +210,25 @@ NDArrayVec HybridBlock::CallForward(const NDArrayVec& inputs) {
 void HybridBlock::infer_shape(const NDArrayVec& inputs) { InferParameterShapes(inputs); }
 
 void HybridBlock::infer_type(const NDArrayVec& inputs) {
-  // Parameters take their declared dtypes; the shape pass checks that every op accepts them.
+  // A SymbolBlock's parameters take the dtypes its graph infers from the inputs' (MXNet's
+  // _infer_attrs('infer_type', 'dtype')): float64 data makes float32 weights float64.
+  if (auto* sb = dynamic_cast<SymbolBlock*>(this)) {
+    std::map<std::string, DType> known;
+    for (size_t i = 0; i < inputs.size() && i < sb->input_names().size(); ++i)
+      known[sb->input_names()[i]] = inputs[i].dtype();
+    sym::InferResult<int> t = sb->graph().infer_type(known);
+    std::vector<std::string> names = sb->graph().list_arguments();
+    for (const auto& a : sb->graph().list_auxiliary_states()) names.push_back(a);
+    t.arg.insert(t.arg.end(), t.aux.begin(), t.aux.end());
+    for (size_t i = 0; i < names.size() && i < t.arg.size(); ++i) {
+      if (t.arg[i] < 0) continue;
+      for (const auto& [name, p] : params_)
+        if (name == names[i] && p->dtype() != static_cast<DType>(t.arg[i]))
+          p->cast(static_cast<DType>(t.arg[i]));
+    }
+  }
+  // Other blocks' parameters keep their declared dtypes; the shape pass checks that every op
+  // accepts them.
   InferParameterShapes(inputs);
 }
 

@@ -38,6 +38,8 @@ class SymbolBlock : public HybridBlock {
   // in inference: SoftmaxOutput (Softmax), LinearRegressionOutput, LogisticRegressionOutput,
   // MAERegressionOutput, SVMOutput. DFS order, no duplicates.
   static std::vector<std::string> label_inputs(const sym::Symbol& graph);
+  // The data inputs, as given to the constructor.
+  const std::vector<std::string>& input_names() const { return input_names_; }
   // The label inputs this block feeds itself (label_inputs() minus input_names).
   const std::vector<std::string>& implicit_labels() const { return label_names_; }
 

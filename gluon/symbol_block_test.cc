@@ -131,5 +131,22 @@ TEST(ModuleExportLabels, ImportsAdoptsSavedDtypes) {
   EXPECT_TRUE(testing::AllClose(y, *io->find("output"), 1e-5, 1e-6));
 }
 
+// infer_type on a SymbolBlock gives its parameters the dtypes the graph infers from the data's:
+// float64 data makes the float32 export float64 (values kept), and the forward runs in float64.
+TEST(ModuleExportLabels, InferTypeSetsParameterDtypes) {
+  auto block =
+      SymbolBlock::imports(kDir + "logreg-symbol.json", {"data"}, kDir + "logreg-0000.params");
+  ASSERT_TRUE(block.ok()) << block.status();
+  auto io = nd::load(kDir + "logreg-io.nd");
+  ASSERT_TRUE(io.ok());
+  NDArray x = io->find("data")->astype(DType::kFloat64);
+  (*block)->infer_type({x});
+  EXPECT_EQ((*block)->collect_params().get("fc1_weight")->dtype(), DType::kFloat64);
+  EXPECT_EQ((*block)->collect_params().get("fc1_bias")->dtype(), DType::kFloat64);
+  NDArray y = (**block)(x);
+  EXPECT_EQ(y.dtype(), DType::kFloat64);
+  EXPECT_TRUE(testing::AllClose(y, *io->find("output"), 1e-5, 1e-6));
+}
+
 }  // namespace
 }  // namespace mxnet::gluon
