@@ -12,6 +12,7 @@
 
 #include "autograd/autograd.h"
 #include "base/strings.h"
+#include "gluon/param_names.h"
 #include "ndarray/io.h"
 
 namespace mxnet::gluon {
@@ -182,6 +183,26 @@ void Block::InferParameterShapes(const NDArrayVec& inputs) {
 
 // ---- Parameters I/O. ----
 absl::Status Block::save_parameters(const std::string& filename, bool deduplicate) const {
+  return save_parameters(filename, SaveParametersOptions{.deduplicate = deduplicate});
+}
+
+absl::Status Block::save_params(const std::string& filename) const {
+  return save_parameters(filename, SaveParametersOptions{.names = ParamNames::kMxnet1Stripped});
+}
+
+absl::Status Block::load_params(const std::string& filename, const LoadParametersOptions& o) {
+  return load_parameters(filename, o);
+}
+
+absl::Status Block::save_parameters(const std::string& filename,
+                                    const SaveParametersOptions& opts) const {
+  const bool deduplicate = opts.deduplicate;
+  std::map<std::string, std::string> rename;  // structured -> file name
+  if (opts.names != ParamNames::kStructured) {
+    const std::string root = Mxnet1RootPrefix(*this);
+    for (const auto& [structured, mx1] : mxnet1_param_names())
+      rename[structured] = opts.names == ParamNames::kMxnet1 ? mx1 : mx1.substr(root.size());
+  }
   std::vector<std::pair<std::string, NDArray>> arrays;
   std::vector<const Parameter*> seen;
   ParameterDict all;
@@ -198,6 +219,8 @@ absl::Status Block::save_parameters(const std::string& filename, bool deduplicat
     for (const auto& [n, c] : b.children_) walk(*c, prefix + n + ".");
   };
   MX_RETURN_IF_ERROR(StatusFromCall([&] { walk(*this, ""); }));
+  if (!rename.empty())
+    for (auto& [name, _] : arrays) name = rename.at(name);
   return nd::save(filename, arrays);
 }
 
@@ -221,6 +244,40 @@ absl::Status Block::load_dict(const std::vector<std::pair<std::string, NDArray>>
     std::string key = k;
     if (StartsWith(key, "arg:") || StartsWith(key, "aux:")) key = key.substr(4);
     loaded[key] = v;
+  }
+  // MXNet 1.x names ("resnetv10_conv0_weight", or "conv0_weight" from save_params): when no key
+  // is a structured name and none has a '.', map them through mxnet1_param_names(). The file's
+  // net prefix may differ from ours ("resnetv11_", GluonCV's): the prefix P that makes the most
+  // keys "P + <1.x name without our root prefix>" wins.
+  {
+    bool structured = false, dotted = false;
+    for (const auto& [n, _] : params) structured |= loaded.count(n) > 0;
+    for (const auto& [k, _] : loaded) dotted |= k.find('.') != std::string::npos;
+    if (!structured && !dotted && !loaded.empty() && !params.empty()) {
+      const std::string root = Mxnet1RootPrefix(*this);
+      std::map<std::string, std::string> by_stripped;  // 1.x name without root -> structured
+      for (const auto& [structured_name, mx1] : mxnet1_param_names())
+        by_stripped.emplace(mx1.substr(root.size()), structured_name);
+      std::map<std::string, int> votes;
+      for (const auto& [k, _] : loaded)
+        for (size_t pos = 0; pos < k.size(); pos = k.find('_', pos) + 1) {
+          if (by_stripped.count(k.substr(pos))) ++votes[k.substr(0, pos)];
+          if (k.find('_', pos) == std::string::npos) break;
+        }
+      std::string best;
+      int best_votes = 0;
+      for (const auto& [prefix, n] : votes)
+        if (n > best_votes) best = prefix, best_votes = n;
+      if (best_votes > 0) {
+        std::map<std::string, NDArray> mapped;
+        for (auto& [k, v] : loaded) {
+          auto it =
+              StartsWith(k, best) ? by_stripped.find(k.substr(best.size())) : by_stripped.end();
+          mapped[it == by_stripped.end() ? k : it->second] = v;
+        }
+        loaded = std::move(mapped);
+      }
+    }
   }
   auto brief = [](const std::vector<std::string>& names) {
     std::vector<std::string> head(names.begin(), names.begin() + std::min<size_t>(names.size(), 8));

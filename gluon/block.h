@@ -55,6 +55,30 @@ struct LoadParametersOptions {
   std::string dtype_source = "current";  // "current" or "saved"
 };
 
+// How parameter files name the parameters (docs/formats.md §4.1).
+enum class ParamNames {
+  // "features.0.weight": the structured names MXNet 1.x and 2.x save_parameters write (default).
+  kStructured,
+  // "resnetv10_conv0_weight": MXNet 1.x Gluon's prefixed names (collect_params() keys; what 1.x
+  // export and ParameterDict.save write), see Block::mxnet1_param_names.
+  kMxnet1,
+  // "conv0_weight": the 1.x names without the net's own prefix ("resnetv10_"), as MXNet 1.x's
+  // deprecated save_params (ParameterDict.save(strip_prefix=net.prefix)) writes them and 1.x's
+  // load_parameters reads them back.
+  kMxnet1Stripped,
+};
+
+struct SaveParametersOptions {
+  bool deduplicate = false;  // shared parameters saved once
+  ParamNames names = ParamNames::kStructured;
+};
+
+struct ExportOptions {
+  // kStructured or kMxnet1 (variables and arg:/aux: keys named "resnetv10_conv0_weight", as
+  // MXNet 1.x's HybridBlock.export writes them); kMxnet1Stripped is rejected (kInvalidArgument).
+  ParamNames names = ParamNames::kStructured;
+};
+
 struct HybridizeOptions {
   bool static_alloc = false;
   bool static_shape = false;
@@ -115,9 +139,23 @@ class Block : public std::enable_shared_from_this<Block> {
   // Parameters by structured name in MXNet's NDArray-list format (docs/formats.md §2, §4).
   // deduplicate: shared parameters are saved once.
   absl::Status save_parameters(const std::string& filename, bool deduplicate = false) const;
+  // The same with the file's naming (ParamNames): structured, or MXNet 1.x names.
+  absl::Status save_parameters(const std::string& filename, const SaveParametersOptions& o) const;
   // Loads save_parameters files of ours, MXNet 1.x and 2.x (arg:/aux: prefixes are stripped).
+  // Keys in MXNet 1.x naming (no '.', "resnetv10_conv0_weight" or "conv0_weight", any net
+  // prefix such as "resnetv11_") are recognised and mapped through mxnet1_param_names().
   // Missing/extra keys are errors naming the keys and the file unless allowed.
   absl::Status load_parameters(const std::string& filename, const LoadParametersOptions& o = {});
+  // MXNet 1.x's deprecated save_params / load_params: save_parameters with
+  // ParamNames::kMxnet1Stripped, and load_parameters (which reads either naming).
+  absl::Status save_params(const std::string& filename) const;
+  absl::Status load_params(const std::string& filename, const LoadParametersOptions& o = {});
+  // (structured name, MXNet 1.x name) of every parameter in collect_params() order, the 1.x name
+  // as MXNet 1.9.1's Gluon gives it to the same network built in a fresh process: blocks get
+  // "<hint><count>_" prefixes per enclosing name scope (conv, batchnorm, dense, or the lowercase
+  // class name), the root "<hint>0_". Model-zoo nets follow their 1.x module code (stage1_,
+  // features_, A1_, pred_ scopes: see RegisterMxnet1Naming in gluon/param_names.h).
+  std::vector<std::pair<std::string, std::string>> mxnet1_param_names() const;
   absl::Status load_dict(const std::vector<std::pair<std::string, NDArray>>& dict,
                          const LoadParametersOptions& o = {}, const std::string& source = "dict");
   // Uses `shared`'s parameters for every matching structured name.
@@ -190,6 +228,8 @@ class HybridBlock : public Block {
   // "data0".."dataN") from the last traced graph (call the hybridized block once first).
   // MXNet's HybridBlock.export (named export_model: `export` is a C++ keyword).
   absl::Status export_model(const std::string& path, int epoch = 0) const;
+  // The same with MXNet 1.x parameter names (ExportOptions::names).
+  absl::Status export_model(const std::string& path, int epoch, const ExportOptions& o) const;
   // Called after every op of the cached graph with (tensor name, op name, tensor).
   void register_op_hook(sym::CachedOp::Monitor callback, bool monitor_all = false);
   // Hybridizes with `backend` (see HybridizeOptions::backend; the other options are kept) and

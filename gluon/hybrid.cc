@@ -5,8 +5,11 @@
 // every array is a placeholder carrying its inferred shape, and the Tracer records each op as a
 // graph node. The call's values then come from running the graph, so stateful ops (random
 // draws, Custom ops' aux states) run once per call, the first call included.
+#include <map>
 #include <mutex>
 #include <unordered_map>
+
+#include <nlohmann/json.hpp>
 
 #include "autograd/autograd.h"
 #include "base/strings.h"
@@ -207,7 +210,25 @@ NDArrayVec HybridBlock::CallForward(const NDArrayVec& inputs) {
 void HybridBlock::infer_shape(const NDArrayVec& inputs) { InferParameterShapes(inputs); }
 
 void HybridBlock::infer_type(const NDArrayVec& inputs) {
-  // Parameters take their declared dtypes; the shape pass checks that every op accepts them.
+  // A SymbolBlock's parameters take the dtypes its graph infers from the inputs' (MXNet's
+  // _infer_attrs('infer_type', 'dtype')): float64 data makes float32 weights float64.
+  if (auto* sb = dynamic_cast<SymbolBlock*>(this)) {
+    std::map<std::string, DType> known;
+    for (size_t i = 0; i < inputs.size() && i < sb->input_names().size(); ++i)
+      known[sb->input_names()[i]] = inputs[i].dtype();
+    sym::InferResult<int> t = sb->graph().infer_type(known);
+    std::vector<std::string> names = sb->graph().list_arguments();
+    for (const auto& a : sb->graph().list_auxiliary_states()) names.push_back(a);
+    t.arg.insert(t.arg.end(), t.aux.begin(), t.aux.end());
+    for (size_t i = 0; i < names.size() && i < t.arg.size(); ++i) {
+      if (t.arg[i] < 0) continue;
+      for (const auto& [name, p] : params_)
+        if (name == names[i] && p->dtype() != static_cast<DType>(t.arg[i]))
+          p->cast(static_cast<DType>(t.arg[i]));
+    }
+  }
+  // Other blocks' parameters keep their declared dtypes; the shape pass checks that every op
+  // accepts them.
   InferParameterShapes(inputs);
 }
 
@@ -224,6 +245,15 @@ sym::CompileReport HybridBlock::compile_report() const {
 }
 
 absl::Status HybridBlock::export_model(const std::string& path, int epoch) const {
+  return export_model(path, epoch, ExportOptions{});
+}
+
+absl::Status HybridBlock::export_model(const std::string& path, int epoch,
+                                       const ExportOptions& opts) const {
+  if (opts.names == ParamNames::kMxnet1Stripped)
+    return absl::InvalidArgumentError(
+        "export_model: ParamNames::kMxnet1Stripped names a save_params file, not an export (use "
+        "kStructured or kMxnet1)");
   // A SymbolBlock exports the graph it was made from (MXNet sets its _cached_graph at
   // construction); other blocks their last traced graph.
   const auto* symbol_block = dynamic_cast<const SymbolBlock*>(this);
@@ -245,6 +275,19 @@ absl::Status HybridBlock::export_model(const std::string& path, int epoch) const
     }
   });
   MX_RETURN_IF_ERROR(st);
+  if (opts.names == ParamNames::kMxnet1) {
+    // The graph's parameter variables and the file's keys take the 1.x names; the graph is
+    // renamed on a JSON copy (the cached graph is shared with running calls).
+    std::map<std::string, std::string> rename;
+    for (const auto& [structured, mx1] : mxnet1_param_names()) rename[structured] = mx1;
+    for (auto& [key, _] : arrays) key = key.substr(0, 4) + rename.at(key.substr(4));
+    nlohmann::json j = nlohmann::json::parse(graph.tojson());
+    for (auto& node : j["nodes"])
+      if (node.value("op", "") == "null")
+        if (auto it = rename.find(node.value("name", "")); it != rename.end())
+          node["name"] = it->second;
+    MX_ASSIGN_OR_RETURN(graph, sym::Symbol::fromjson(j.dump()));
+  }
   MX_RETURN_IF_ERROR(graph.save(path + "-symbol.json"));
   return nd::save(path + suffix, arrays);
 }

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "base/strings.h"
+#include "ndarray/io.h"
 #include "ndarray/op.h"
 
 namespace mxnet::gluon {
@@ -250,6 +251,97 @@ void ParameterDict::setattr(const std::string& name, const std::string& value) {
 
 void ParameterDict::reset_device(const std::vector<Device>& devices) {
   for (const auto& [_, p] : items_) p->reset_device(devices);
+}
+
+void ParameterDict::update(const ParameterDict& other) {
+  for (const auto& [name, p] : other.items_) {
+    ParameterPtr mine = get(name);
+    if (mine && mine != p)
+      MX_THROW(absl::StatusCode::kInvalidArgument, "ParameterDict.update: cannot update '", name,
+               "': a different Parameter of that name is already present");
+    add(name, p);
+  }
+}
+
+absl::Status ParameterDict::save(const std::string& filename,
+                                 const std::string& strip_prefix) const {
+  std::vector<std::pair<std::string, NDArray>> arrays;
+  for (const auto& [name, p] : items_) {
+    if (!strip_prefix.empty() && !StartsWith(name, strip_prefix))
+      return absl::InvalidArgumentError(StrCat(
+          "ParameterDict.save(", filename, "): prefix '", strip_prefix,
+          "' is to be stripped before saving, but Parameter '", name, "' does not start with it"));
+    absl::Status st = StatusFromCall([&] {
+      arrays.push_back({name.substr(strip_prefix.size()), p->data()});
+    });
+    if (!st.ok())
+      return absl::Status(st.code(), StrCat("ParameterDict.save(", filename, "): ", st.message()));
+  }
+  return nd::save(filename, arrays);
+}
+
+absl::Status ParameterDict::load(const std::string& filename, const std::vector<Device>& devices,
+                                 bool allow_missing, bool ignore_extra,
+                                 const std::string& restore_prefix, bool cast_dtype,
+                                 const std::string& dtype_source) {
+  if (!restore_prefix.empty())
+    for (const auto& [name, _] : items_)
+      if (!StartsWith(name, restore_prefix))
+        return absl::InvalidArgumentError(
+            StrCat("ParameterDict.load(", filename, "): restore_prefix is '", restore_prefix,
+                   "' but Parameter '", name, "' does not start with it"));
+  auto file = nd::load(filename);
+  if (!file.ok()) return file.status();
+  std::map<std::string, NDArray> loaded;
+  for (const auto& [k, v] : file->items()) {
+    std::string key = StartsWith(k, "arg:") || StartsWith(k, "aux:") ? k.substr(4) : k;
+    loaded[restore_prefix + key] = v;
+  }
+  if (!allow_missing)
+    for (const auto& [name, _] : items_)
+      if (!loaded.count(name))
+        return absl::NotFoundError(StrCat("Parameter '", name, "' is missing in file '", filename,
+                                          "' (restore_prefix '", restore_prefix,
+                                          "'). Set allow_missing=true to ignore."));
+  for (const auto& [key, v] : loaded) {
+    ParameterPtr p = get(key);
+    if (!p) {
+      if (ignore_extra) continue;
+      return absl::InvalidArgumentError(
+          StrCat("Parameter '", key, "' loaded from file '", filename,
+                 "' is not present in the ParameterDict. Set ignore_extra=true to ignore."));
+    }
+    absl::Status st = StatusFromCall([&] {
+      NDArray value = v;
+      if (value.dtype() != p->dtype()) {
+        if (!cast_dtype)
+          MX_THROW(absl::StatusCode::kInvalidArgument, "dtype ", DTypeName(value.dtype()),
+                   " differs from the parameter's ", DTypeName(p->dtype()),
+                   " (set cast_dtype=true to convert)");
+        if (dtype_source == "saved")
+          p->cast(value.dtype());
+        else
+          value = value.astype(p->dtype(), false);
+      }
+      if (p->shape().ndim_known()) {
+        const Shape& s = p->shape();
+        bool ok = s.ndim() == value.shape().ndim();
+        for (int i = 0; ok && i < s.ndim(); ++i) ok = s[i] < 0 || s[i] == value.shape()[i];
+        if (!ok)
+          MX_THROW(absl::StatusCode::kInvalidArgument, "shape ", value.shape().ToString(),
+                   " does not match the parameter's shape ", s.ToString());
+      }
+      if (!p->is_initialized()) {
+        p->set_shape(value.shape());
+        p->initialize(init::Zero(), devices, nullptr, true);
+      }
+      p->set_data(value);
+    });
+    if (!st.ok())
+      return absl::Status(st.code(),
+                          StrCat("Parameter '", key, "' from '", filename, "': ", st.message()));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace mxnet::gluon

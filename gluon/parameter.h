@@ -127,6 +127,22 @@ class ParameterDict {
   // "wd_mult" (numbers). Throws kInvalidArgument for other names or bad values.
   void setattr(const std::string& name, const std::string& value);
   void reset_device(const std::vector<Device>& devices);
+  // Adds every item of `other` not present by name (MXNet's ParameterDict.update; a different
+  // parameter under an existing name is kInvalidArgument, naming it).
+  void update(const ParameterDict& other);
+
+  // MXNet 1.x ParameterDict.save: a named NDArray file of every initialized parameter's data
+  // (first device), keys = names with `strip_prefix` removed; a name not starting with a
+  // non-empty strip_prefix is kInvalidArgument (naming it and the prefix). Written atomically.
+  absl::Status save(const std::string& filename, const std::string& strip_prefix = "") const;
+  // MXNet 1.x ParameterDict.load: keys (arg:/aux: stripped) prefixed with `restore_prefix` are
+  // matched to names; missing parameters (kNotFound) and extra keys (kInvalidArgument) are
+  // errors unless allowed; dtype/shape rules and cast_dtype/dtype_source as
+  // Block::load_parameters; uninitialized parameters are initialized on `devices`.
+  absl::Status load(const std::string& filename, const std::vector<Device>& devices = {cpu()},
+                    bool allow_missing = false, bool ignore_extra = false,
+                    const std::string& restore_prefix = "", bool cast_dtype = false,
+                    const std::string& dtype_source = "current");
 
  private:
   std::vector<std::pair<std::string, ParameterPtr>> items_;

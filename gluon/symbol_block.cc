@@ -2,10 +2,46 @@
 
 #include <map>
 
+#include <set>
+
+#include "autograd/autograd.h"
 #include "base/strings.h"
 #include "ndarray/io.h"
 
 namespace mxnet::gluon {
+
+namespace {
+// Loss heads whose input 1 is a label their inference forward ignores (MXNet 1.x's
+// SoftmaxOutput, regression outputs and SVMOutput: softmax / identity / sigmoid of the data).
+bool IsLossHead(const sym::Node& n) {
+  if (n.is_variable()) return false;
+  static const std::set<std::string> kHeads = {"SoftmaxOutput",          "Softmax",
+                                               "LinearRegressionOutput", "LogisticRegressionOutput",
+                                               "MAERegressionOutput",    "SVMOutput"};
+  return kHeads.count(n.op->name) > 0;
+}
+}  // namespace
+
+std::vector<std::string> SymbolBlock::label_inputs(const sym::Symbol& graph) {
+  // A variable is a label iff it is used, and every use is input 1 of a loss head.
+  std::map<const sym::Node*, int> uses, label_uses;
+  std::vector<const sym::Node*> order;
+  for (const auto& n : graph.TopoNodes()) {
+    if (n->is_variable()) order.push_back(n.get());
+    for (size_t i = 0; i < n->inputs.size(); ++i) {
+      const sym::Node* in = n->inputs[i].node.get();
+      if (!in->is_variable()) continue;
+      ++uses[in];
+      if (i == 1 && IsLossHead(*n)) ++label_uses[in];
+    }
+  }
+  std::vector<std::string> names;
+  for (const sym::Node* v : order)
+    if (uses[v] > 0 && uses[v] == label_uses[v] &&
+        std::find(names.begin(), names.end(), v->name) == names.end())
+      names.push_back(v->name);
+  return names;
+}
 
 SymbolBlock::SymbolBlock(sym::Symbol outputs, const std::vector<sym::Symbol>& inputs,
                          const ParameterDict& params)
@@ -55,6 +91,11 @@ SymbolBlock::SymbolBlock(sym::Symbol outputs, std::vector<std::string> input_nam
     });
     (void)st;  // graphs whose types stay unknown keep the float32 default
   }
+  const std::vector<std::string> labels = label_inputs(graph_);
+  for (const auto& n : graph_.TopoNodes())
+    if (IsLossHead(*n) && n->inputs.size() > 1 && n->inputs[1].node->is_variable())
+      label_head_.try_emplace(n->inputs[1].node->name,
+                              StrCat("'", n->name, "' (", n->op->name, ")"));
   for (const auto& name : op_->input_names()) {
     auto it = std::find(input_names_.begin(), input_names_.end(), name);
     if (it != input_names_.end()) {
@@ -63,6 +104,12 @@ SymbolBlock::SymbolBlock(sym::Symbol outputs, std::vector<std::string> input_nam
       continue;
     }
     ParameterPtr p = params.get(name);
+    if (!p && std::find(labels.begin(), labels.end(), name) != labels.end()) {
+      input_index_.push_back(-2);
+      input_param_.push_back(nullptr);
+      label_names_.push_back(name);
+      continue;
+    }
     if (!p) {
       ParameterOptions o;
       const sym::Node* v = vars.at(name);
@@ -105,6 +152,10 @@ absl::StatusOr<std::shared_ptr<SymbolBlock>> SymbolBlock::imports(
     o.devices = devices;
     o.allow_missing = allow_missing;
     o.ignore_extra = ignore_extra;
+    // MXNet 1.9's SymbolBlock.imports loads with cast_dtype=True, dtype_source='saved': the
+    // parameters take the file's dtypes (a float16 or int8 export imports as such).
+    o.cast_dtype = true;
+    o.dtype_source = "saved";
     MX_RETURN_IF_ERROR(block->load_parameters(param_file, o));
   }
   return block;
@@ -142,9 +193,45 @@ NDArrayVec SymbolBlock::forward(const NDArrayVec& inputs) {
     return out;
   }
   Device dev = inputs.empty() ? cpu() : inputs[0].device();
+  std::map<std::string, Shape> label_shapes;
+  if (!label_names_.empty()) {
+    if (autograd::is_recording() && autograd::is_training()) {
+      const std::string& l = label_names_[0];
+      MX_THROW(
+          absl::StatusCode::kFailedPrecondition, "SymbolBlock: the loss head ",
+          label_head_.count(l) ? label_head_.at(l) : std::string("?"), " needs its label '", l,
+          "' for training; name it among the inputs (input_names: ", StrJoin(input_names_, ", "),
+          ", ", StrJoin(label_names_, ", "), ") and pass the labels (inference runs without them)");
+    }
+    std::map<std::string, Shape> known;
+    for (size_t i = 0; i < inputs.size(); ++i) known[input_names_[i]] = inputs[i].shape();
+    for (const auto& [name, p] : params_)
+      if (p->shape().is_known()) known[name] = p->shape();
+    sym::InferResult<Shape> r = graph_.infer_shape_partial(known);
+    std::vector<std::string> names = graph_.list_arguments();
+    for (size_t i = 0; i < names.size(); ++i) label_shapes[names[i]] = r.arg[i];
+    for (const auto& l : label_names_)
+      if (!label_shapes[l].is_known())
+        MX_THROW(absl::StatusCode::kInvalidArgument,
+                 "SymbolBlock: cannot infer the shape of the "
+                 "label '",
+                 l, "' of the loss head ", label_head_.count(l) ? label_head_.at(l) : "",
+                 " from the inputs (got ", label_shapes[l].ToString(), ")");
+  }
+  // Labels in the data's float type (float32 for integer data such as Embedding indices).
+  const DType label_dtype =
+      !inputs.empty() && IsFloatingPoint(inputs[0].dtype()) ? inputs[0].dtype() : DType::kFloat32;
   std::vector<NDArray> args;
-  for (size_t i = 0; i < input_index_.size(); ++i)
-    args.push_back(input_index_[i] >= 0 ? inputs[input_index_[i]] : input_param_[i]->data(dev));
+  size_t next_label = 0;
+  for (size_t i = 0; i < input_index_.size(); ++i) {
+    if (input_index_[i] >= 0)
+      args.push_back(inputs[input_index_[i]]);
+    else if (input_index_[i] == -1)
+      args.push_back(input_param_[i]->data(dev));
+    else
+      args.push_back(
+          NDArray::Full(label_shapes.at(label_names_[next_label++]), 0.0, dev, label_dtype));
+  }
   return (*op_)(args);
 }
 

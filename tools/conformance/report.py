@@ -1114,7 +1114,7 @@ def check_nets(refs, work, rep, which):
         size = ref["test_input"][2]
         prefix = os.path.join(work, "net-" + name)
         try:
-            run([EXPORT, name, str(size), prefix], os.path.join(work, "export-%s.log" % name))
+            run([EXPORT, name, str(size), prefix, "mxnet1"], os.path.join(work, "export-%s.log" % name))
             io_ = mx.nd.load(prefix + "-io.params")
             x, ours = io_["data"], io_["output"].asnumpy()
             want = np.array(ref["test_output"], dtype=np.float64).reshape(ref["test_output_shape"])
@@ -1131,9 +1131,39 @@ def check_nets(refs, work, rep, which):
         except Exception as e:  # noqa: BLE001
             rep.error("file:ours->mx", "model-zoo export", "%s export_model -> MXNet SymbolBlock.imports" % name,
                       "load", e)
-        for suffix in ("-symbol.json", "-0000.params", "-io.params"):
+        check_mxnet1_names(rep, name, prefix, x, ours)
+        for suffix in ("-symbol.json", "-0000.params", "-io.params", "-mx1-symbol.json",
+                       "-mx1-0000.params", "-mx1.params"):
             if os.path.exists(prefix + suffix):
                 os.remove(prefix + suffix)
+
+
+def check_mxnet1_names(rep, name, prefix, x, ours):
+    """Our files with MXNet 1.x parameter names (export_tool ... mxnet1) -> MXNet 1.9.1: the
+    export's names are those of MXNet's own net (collect_params() of get_model(name) in a fresh
+    name scope) and SymbolBlock.imports runs it; MXNet's net.load_parameters reads our
+    save_parameters(kMxnet1Stripped) file (its legacy save_params path) and gives our output."""
+    from mxnet import gluon
+    from mxnet.gluon.model_zoo import vision
+    label = "%s export_model/save_parameters (MXNet 1.x names) -> MXNet" % name
+    try:
+        with mx.name.NameManager():
+            net = vision.get_model(name)
+        theirs = set(net.collect_params().keys())
+        keys = set(k[4:] for k in mx.nd.load(prefix + "-mx1-0000.params").keys())
+        if keys != theirs:
+            raise AssertionError("names differ: ours only %s, MXNet only %s" % (
+                sorted(keys - theirs)[:3], sorted(theirs - keys)[:3]))
+        block = gluon.SymbolBlock.imports(prefix + "-mx1-symbol.json", ["data"],
+                                          prefix + "-mx1-0000.params")
+        cmp = close_to(ours, block(x).asnumpy(), Cmp(), "MXNet SymbolBlock on our 1.x-named export")
+        net.load_parameters(prefix + "-mx1.params")
+        net.hybridize()
+        close_to(ours, net(x).asnumpy(), cmp, "MXNet load_parameters of our save_params-style file")
+        rep.add("file:ours->mx", "model-zoo 1.x names", label, "names = MXNet's; outputs", cmp,
+                tol="max rel 1e-4")
+    except Exception as e:  # noqa: BLE001
+        rep.error("file:ours->mx", "model-zoo 1.x names", label, "names/outputs", e)
 
 
 MX_EXPORTS = [("resnet18_v1", 32), ("mobilenetv2_1.0", 32), ("vgg11_bn", 32), ("squeezenet1.1", 224)]

@@ -106,11 +106,37 @@ absl::StatusOr<std::shared_ptr<gluon::Block>> LoadNet(Device dev) {
   return std::shared_ptr<gluon::Block>(net);
 }
 
+// The channels the export's input "data" takes for an S x S image: 3, or 1 when the graph's
+// shapes (its loaded parameters: the first Convolution's or FullyConnected's weight) only fit a
+// (1, 1, S, S) input (a grayscale LeNet); 3 when neither fits (the forward then says why).
+int64_t InputChannels(gluon::SymbolBlock& block, int64_t size) {
+  std::map<std::string, Shape> known;
+  for (const auto& [name, p] : block.collect_params())
+    if (p->shape().is_known()) known[name] = p->shape();
+  auto fits = [&](int64_t c) {
+    known["data"] = Shape{1, c, size, size};
+    return StatusFromCall([&] { (void)block.graph().infer_shape(known); }).ok();
+  };
+  return !fits(3) && fits(1) ? 1 : 3;
+}
+
+// Whether the export's (first) output is already a probability distribution: it ends in
+// SoftmaxOutput (a Module-era export) or softmax, so classify does not apply softmax again.
+bool OutputsProbabilities(const gluon::SymbolBlock& block) {
+  const auto& outs = block.graph().outputs();
+  if (outs.empty() || outs[0].node->is_variable()) return false;
+  const std::string& op = outs[0].node->op->name;
+  return op == "SoftmaxOutput" || op == "Softmax" || op == "softmax";
+}
+
 // Classifies each --image (HWC uint8 RGB decoded from JPEG/PNG) with the net of LoadNet: short
 // side resized to --resize (default 256 for a 224 input, else the input size), center crop of
 // --input-size (default 224; 299 for --model inceptionv3), [0, 1] CHW, normalized by --mean/--std
 // (ImageNet's by default), batch of one (1, 3, S, S) on --device; prints the softmax top-k
-// (--topk, default 5) per image. Errors: missing flags, unreadable or undecodable images, bad
+// (--topk, default 5) per image. An export whose input only fits 1 channel (InputChannels) gets
+// the image decoded as grayscale (mx.image.imread flag 0), (1, 1, S, S), mean 0 / std 1 unless
+// given (one value each); an export ending in SoftmaxOutput/softmax is not softmaxed again. Errors:
+// missing flags, unreadable or undecodable images, bad
 // --labels / --interp, and LoadNet's.
 absl::Status RunClassify(const std::vector<std::string>& more_images) {
   std::vector<std::string> images;
@@ -126,8 +152,6 @@ absl::Status RunClassify(const std::vector<std::string>& more_images) {
                                              : size;
   const int64_t topk = absl::GetFlag(FLAGS_topk);
   if (topk < 1) return absl::InvalidArgumentError(StrCat("--topk must be >= 1, got ", topk));
-  MX_ASSIGN_OR_RETURN(std::vector<double> mean, ParseDoubles("mean", absl::GetFlag(FLAGS_mean)));
-  MX_ASSIGN_OR_RETURN(std::vector<double> stdv, ParseDoubles("std", absl::GetFlag(FLAGS_std)));
   MX_ASSIGN_OR_RETURN(Device dev, ParseDevice(absl::GetFlag(FLAGS_device)));
   const std::map<std::string, gluon::data::vision::Interp> kInterp = {
       {"nearest", gluon::data::vision::Interp::kNearest},
@@ -145,6 +169,25 @@ absl::Status RunClassify(const std::vector<std::string>& more_images) {
     MX_ASSIGN_OR_RETURN(labels, ReadLabels(absl::GetFlag(FLAGS_labels)));
   }
   MX_ASSIGN_OR_RETURN(auto block, LoadNet(dev));
+  int64_t channels = 3;
+  bool probabilities = false;
+  if (auto* sb = dynamic_cast<gluon::SymbolBlock*>(block.get())) {
+    channels = InputChannels(*sb, size);
+    probabilities = OutputsProbabilities(*sb);
+  }
+  // Grayscale nets: one mean/std value, default 0 and 1 (inputs in [0, 1], as MXNet's MNIST
+  // examples feed them).
+  const bool gray = channels == 1;
+  MX_ASSIGN_OR_RETURN(
+      std::vector<double> mean,
+      ParseDoubles("mean", gray && !Given(FLAGS_mean) ? "0" : absl::GetFlag(FLAGS_mean)));
+  MX_ASSIGN_OR_RETURN(
+      std::vector<double> stdv,
+      ParseDoubles("std", gray && !Given(FLAGS_std) ? "1" : absl::GetFlag(FLAGS_std)));
+  if (gray && (mean.size() != 1 || stdv.size() != 1))
+    return absl::InvalidArgumentError(StrCat(
+        "the net takes 1-channel (grayscale) input: --mean and --std take one value each, got ",
+        mean.size(), " and ", stdv.size()));
   // Short side to `resize` with an antialiasing filter, center crop, [0, 1], normalize. The long
   // side is rounded to the nearest pixel (the aspect ratio closest to the photo's); MXNet's
   // resize_short and gluon's Resize(keep_ratio) truncate instead, which for a 1024x576 photo gives
@@ -154,7 +197,7 @@ absl::Status RunClassify(const std::vector<std::string>& more_images) {
                     std::make_shared<tf::Normalize>(std::vector<float>(mean.begin(), mean.end()),
                                                     std::vector<float>(stdv.begin(), stdv.end()))});
   for (const std::string& path : images) {
-    MX_ASSIGN_OR_RETURN(NDArray img, gluon::data::vision::imread(path));
+    MX_ASSIGN_OR_RETURN(NDArray img, gluon::data::vision::imread(path, gray ? 0 : 1));
     NDArray x;
     MX_RETURN_IF_ERROR(StatusFromCall([&] {
       NDArray resized = gluon::data::vision::resize_short(img, resize, interp_it->second,
@@ -162,7 +205,10 @@ absl::Status RunClassify(const std::vector<std::string>& more_images) {
       x = prep.Forward(resized).expand_dims(0).as_in_context(dev);
     }));
     NDArray prob;
-    MX_RETURN_IF_ERROR(StatusFromCall([&] { prob = nd::softmax((*block)(x)); }));
+    MX_RETURN_IF_ERROR(StatusFromCall([&] {
+      NDArray y = (*block)(x);
+      prob = probabilities ? y : nd::softmax(y);
+    }));
     PrintTopK(path, prob.ToVector<float>(), labels, topk);
   }
   return absl::OkStatus();
@@ -180,7 +226,9 @@ const int kRegistered = RegisterCommand(
      "the input size) with an antialiasing filter, center-crops --input-size, scales to [0, 1],\n"
      "normalizes, and prints the top-k classes with probabilities. --labels: a JSON list or one\n"
      "name per line.\n\n"
-     "The network is either an export (--symbol + --params, input 'data': ours or real MXNet's)\n"
+     "The network is either an export (--symbol + --params, input 'data': ours or real MXNet's,\n"
+     "Module-era exports ending in SoftmaxOutput included; a net whose input has 1 channel gets\n"
+     "the image as grayscale with --mean 0 --std 1 unless given)\n"
      "or a model-zoo architecture (--model resnet18_v1, mobilenet0.25, ...; MXNet's\n"
      "model_zoo.vision names) with --classes outputs whose weights --params holds (a\n"
      "save_parameters file, or an export's -0000.params of that architecture). Give exactly one\n"

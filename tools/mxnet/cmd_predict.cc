@@ -1,4 +1,5 @@
 // mxnet predict: batch inference of an MXNet export on arrays from an NDArray file.
+#include <algorithm>
 #include <iostream>
 #include <set>
 
@@ -21,13 +22,23 @@ absl::Status RunPredict(const std::vector<std::string>&) {
   MX_ASSIGN_OR_RETURN(sym::Symbol graph, sym::Symbol::load(absl::GetFlag(FLAGS_symbol)));
   MX_ASSIGN_OR_RETURN(nd::NDArrayFile params, nd::load(params_path));
   MX_ASSIGN_OR_RETURN(nd::NDArrayFile input, nd::load(input_path));
-  // Graph inputs not provided by the params file are the data inputs.
+  // Graph inputs not provided by the params file are the data inputs, except the labels of
+  // loss heads (softmax_label of a Module-era export): inference runs without them, unless the
+  // input file holds them (by name, or as extra unnamed arrays).
   std::set<std::string> param_names;
   for (const auto& [k, _] : params.items())
     param_names.insert(StartsWith(k, "arg:") || StartsWith(k, "aux:") ? k.substr(4) : k);
-  std::vector<std::string> data_names;
-  for (const auto& n : graph.list_inputs())
-    if (!param_names.count(n)) data_names.push_back(n);
+  std::vector<std::string> labels = gluon::SymbolBlock::label_inputs(graph);
+  auto is_label = [&](const std::string& n) {
+    return std::find(labels.begin(), labels.end(), n) != labels.end();
+  };
+  std::vector<std::string> data_names, with_labels;
+  for (const auto& n : graph.list_inputs()) {
+    if (param_names.count(n)) continue;
+    with_labels.push_back(n);
+    if (!is_label(n) || (input.is_dict && input.find(n))) data_names.push_back(n);
+  }
+  if (!input.is_dict && input.size() == with_labels.size()) data_names = with_labels;
   NDArrayVec data;
   if (input.is_dict) {
     for (const auto& n : data_names) {
@@ -70,7 +81,11 @@ const int kRegistered =
                      "Reads the input arrays from X.nd (by name, or in order for an unnamed list), "
                      "runs the graph and writes\n"
                      "the outputs as a named NDArray file (keys: the graph's output names) that "
-                     "MXNet's nd.load reads.\n",
+                     "MXNet's nd.load reads.\n"
+                     "Module-era exports ending in loss heads (SoftmaxOutput, "
+                     "LinearRegressionOutput, ...) run\n"
+                     "without their labels (softmax_label, ...), as MXNet's predict API runs "
+                     "them.\n",
                      {{.flag = Ref(FLAGS_symbol), .required = true},
                       {.flag = Ref(FLAGS_params),
                        .help = "the export's F-0000.params (arg:/aux: keys)",
