@@ -159,16 +159,19 @@ def check_mx_onnx(cli, name, size, work):
     return rows
 
 
-def check_all(cli, work, models=None, opset=13, mx_models=None):
-    """[(group, name, check, rel_err or None, note, seconds)] for the zoo nets and MXNet's exports."""
-    out = []
+def iter_all(cli, work, models=None, opset=13, mx_models=None):
+    """Yields (group, name, check, rel_err or None, note, seconds) per check, net by net."""
     for name in models if models is not None else ZOO:
         for check, err, note, t in check_zoo(cli, name, work, opset):
-            out.append(("our export", name, check, err, note, t))
+            yield ("our export", name, check, err, note, t)
     for name, size in (mx_models if mx_models is not None else MX_ONNX):
         for check, err, note, t in check_mx_onnx(cli, name, size, work):
-            out.append(("MXNet export", name, check, err, note, t))
-    return out
+            yield ("MXNet export", name, check, err, note, t)
+
+
+def check_all(cli, work, models=None, opset=13, mx_models=None):
+    """[(group, name, check, rel_err or None, note, seconds)] for the zoo nets and MXNet's exports."""
+    return list(iter_all(cli, work, models, opset, mx_models))
 
 
 def main():
@@ -186,7 +189,7 @@ def main():
         mx_models = [(m.split(":")[0], int(m.split(":")[1])) for m in args.mx_models.split(",")]
     fails = 0
     with tempfile.TemporaryDirectory(prefix="onnx-check-") as work:
-        for group, name, check, err, note, t in check_all(args.cli, work, models, args.opset, mx_models):
+        for group, name, check, err, note, t in iter_all(args.cli, work, models, args.opset, mx_models):
             ok = err is not None and err < TOL
             fails += not ok
             print("%-4s %-12s %-18s %-50s %s %6.1fs %s" % ("ok" if ok else "FAIL", group, name, check,
