@@ -24,6 +24,9 @@ the committed reference files. The steps:
  5. TensorBoard and pictures: TensorBoard's own EventAccumulator reads the event files of
     //gluon/contrib:write_summaries and `mxnet train --logdir` (gluon/contrib/check_tensorboard.py),
     and `mxnet summary --plot` of resnet18_v1 is compared with mx.viz.plot_network of MXNet's;
+ 6. ONNX (onnx_check.py): the 34 model-zoo nets exported by `mxnet export --format onnx`,
+    checked by onnx.checker and run by ONNX Runtime against our forward, our import of them, and
+    MXNet 1.9.1's mx.onnx exports run by ONNX Runtime and by our importer;
  6. list the MXNet 1.9.1 operators (all registered names minus the gradient internals
     _backward_*, _npi_backward_*, _contrib_backward_*, *_backward; grouped by operator with
     their aliases) that our registry does not have (`mxnet ops --internal --verbose`).
@@ -86,6 +89,7 @@ CATEGORIES = [
     ("modelzoo", "Model-zoo nets"),
     ("file:mx->ours", "Files MXNet writes, we read"),
     ("file:ours->mx", "Files we write, MXNet reads"),
+    ("onnx", "ONNX export and import, run by ONNX Runtime"),
     ("refs", "Committed test data = fresh MXNet output"),
     ("tensorboard", "TensorBoard event files (read by TensorBoard) and network pictures (vs mx.viz)"),
 ]
@@ -1189,6 +1193,21 @@ def check_mx_exports(work, rep):
             rep.error("file:mx->ours", "-symbol.json", label, "outputs", e)
 
 
+def check_onnx(work, rep, which):
+    """ONNX (onnx_check.py): our exports of the model-zoo nets run by ONNX Runtime vs our forward,
+    onnx.checker, our import vs ONNX Runtime; MXNet's mx.onnx exports -> ONNX Runtime and ours."""
+    import onnx_check
+    names = None if which == "all" else ([] if which == "none" else which.split(","))
+    d = os.path.join(work, "onnx")
+    os.makedirs(d, exist_ok=True)
+    for group, name, check, err, note, _ in onnx_check.check_all(CLI, d, names):
+        if err is None:
+            rep.add("onnx", group, name, check, status="fail", note=note)
+        else:
+            rep.add("onnx", group, name, check, status="pass" if err < onnx_check.TOL else "fail",
+                    tol="max rel %g" % onnx_check.TOL, max_abs=None, max_rel=err, note=note)
+
+
 def check_mzload(refs, work, rep):
     """MXNet save_parameters of small model-zoo nets -> ours; our save_parameters -> MXNet."""
     from mxnet.gluon.model_zoo import vision
@@ -1790,6 +1809,7 @@ def main():
             ("model-zoo nets", lambda: check_nets(refs, work, rep, args.nets)),
             ("CLI train export", lambda: check_cli_train(work, rep, args.train_limit)),
             ("TensorBoard, viz", lambda: check_tensorboard(work, rep)),
+            ("ONNX", lambda: check_onnx(work, rep, args.nets)),
         ]
         for name, fn in steps:
             t0 = time.time()

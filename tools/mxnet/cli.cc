@@ -19,6 +19,7 @@ ABSL_FLAG(int64_t, seed, 0, "random seed");
 ABSL_FLAG(std::string, out, "", "output path");
 ABSL_FLAG(std::string, symbol, "", "an exported F-symbol.json");
 ABSL_FLAG(std::string, params, "", "the weights: an F-0000.params file");
+ABSL_FLAG(std::string, onnx, "", "an ONNX model file (.onnx; gluon::imports_onnx)");
 ABSL_FLAG(int64_t, classes, 1000, "outputs of the model-zoo net's last layer");
 ABSL_FLAG(std::string, input_shape, "",
           "input shape N,C,H,W (NCHW; default: 1,3,224,224, 1,3,299,299 for inceptionv3)");

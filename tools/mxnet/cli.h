@@ -28,6 +28,7 @@ ABSL_DECLARE_FLAG(int64_t, seed);
 ABSL_DECLARE_FLAG(std::string, out);
 ABSL_DECLARE_FLAG(std::string, symbol);
 ABSL_DECLARE_FLAG(std::string, params);
+ABSL_DECLARE_FLAG(std::string, onnx);
 ABSL_DECLARE_FLAG(int64_t, classes);
 ABSL_DECLARE_FLAG(std::string, input_shape);
 ABSL_DECLARE_FLAG(bool, hybridize);

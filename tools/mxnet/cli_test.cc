@@ -161,7 +161,7 @@ TEST(Cli, BadInputGivesOneClearErrorLine) {
   struct Case {
     std::string args, needle;
   } cases[] = {
-      {"predict --params x", "--symbol is required"},
+      {"predict --params x --input x --output y", "--symbol F-symbol.json with --params"},
       {"predict --symbol /nonexistent.json --params " + params + " --input x --output y",
        "/nonexistent.json"},
       {"predict --symbol " + sym + " --params " + sym + " --input x --output y", "magic"},
@@ -330,6 +330,41 @@ TEST(Cli, ExportRoundTripsThroughPredict) {
   EXPECT_EQ(logits[0].shape(), (Shape{2, 10}));
   EXPECT_TRUE(testing::AllClose(logits[0], logits[1], 1e-5, 1e-5));
   EXPECT_TRUE(testing::AllClose(logits[0], logits[2], 1e-5, 1e-5));
+}
+
+// export --format onnx writes one .onnx that `predict --onnx` runs to the same outputs as the
+// MXNet-format export of the same weights (at batch 2; exported at batch 1), and classify --onnx
+// reads it; bad opsets and mixed model flags are one-line errors.
+TEST(Cli, ExportOnnxRoundTripsThroughPredict) {
+  const std::string common = "export --model resnet18_v1 --classes 10 --input-shape 1,3,32,32 ";
+  Result a = RunTool(common + "--out " + Tmp("onnx_a"));
+  ASSERT_EQ(a.code, 0) << a.output;
+  Result o = RunTool(common + "--format onnx --opset 17 --out " + Tmp("onnx_a.onnx"));
+  ASSERT_EQ(o.code, 0) << o.output;
+  EXPECT_NE(o.output.find("ONNX opset 17"), std::string::npos) << o.output;
+  const std::string in = " --input tools/mxnet/testdata/cifar_input.nd --output ";
+  Result p1 = RunTool("predict --symbol " + Tmp("onnx_a") + "-symbol.json --params " +
+                      Tmp("onnx_a") + "-0000.params" + in + Tmp("onnx_sym.nd"));
+  ASSERT_EQ(p1.code, 0) << p1.output;
+  Result p2 = RunTool("predict --onnx " + Tmp("onnx_a.onnx") + in + Tmp("onnx_onnx.nd"));
+  ASSERT_EQ(p2.code, 0) << p2.output;
+  auto y1 = nd::load(Tmp("onnx_sym.nd")), y2 = nd::load(Tmp("onnx_onnx.nd"));
+  ASSERT_TRUE(y1.ok() && y2.ok());
+  EXPECT_EQ(y2->arrays[0].shape(), (Shape{2, 10}));
+  EXPECT_TRUE(testing::AllClose(y2->arrays[0], y1->arrays[0], 1e-4, 1e-5));
+  Result bad = RunTool(common + "--format onnx --opset 12 --out " + Tmp("onnx_b.onnx"));
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.output.find("--opset must be in 13..17"), std::string::npos) << bad.output;
+  Result both = RunTool("predict --onnx " + Tmp("onnx_a.onnx") + " --symbol x" + in + Tmp("z.nd"));
+  EXPECT_EQ(both.code, 1);
+  EXPECT_NE(both.output.find("not both"), std::string::npos) << both.output;
+  const std::string m = SharedModels();  // the shared photos, when present
+  if (!m.empty()) {
+    Result cls = RunTool("classify --onnx " + Tmp("onnx_a.onnx") +
+                         " --input-size 32 --topk 2 --image " + m + "../images/cat.jpg");
+    EXPECT_EQ(cls.code, 0) << cls.output;
+    EXPECT_NE(cls.output.find("cat.jpg"), std::string::npos) << cls.output;
+  }
 }
 
 // The same weights give the same ranking through the export (classify --symbol) and through the

@@ -10,6 +10,7 @@
 #include "base/strings.h"
 #include "gluon/data/vision/image.h"
 #include "gluon/data/vision/transforms.h"
+#include "gluon/onnx/onnx.h"
 #include "gluon/symbol_block.h"
 #include "modelzoo/vision.h"
 #include "ndarray/nd.h"
@@ -72,16 +73,25 @@ void PrintTopK(const std::string& path, const std::vector<float>& prob,
 // The network classify runs: an export (--symbol JSON + --params, input "data") through
 // SymbolBlock.imports, or the model-zoo architecture --model (--classes outputs, default 1000)
 // with load_parameters(--params) (save_parameters files, or an export's arg:/aux: file of the same
-// architecture), hybridized. Exactly one of --symbol / --model. Errors: both or neither given, an
-// unknown model name (listing the valid ones), files that do not load or fit.
+// architecture), hybridized, or an ONNX model (--onnx F.onnx, gluon::imports_onnx; one input).
+// Exactly one of --symbol / --model / --onnx. Errors: none or several given, an unknown model
+// name (listing the valid ones), files that do not load or fit.
 absl::StatusOr<std::shared_ptr<gluon::Block>> LoadNet(Device dev) {
   namespace vision = gluon::model_zoo::vision;
   const std::string params = absl::GetFlag(FLAGS_params), model = absl::GetFlag(FLAGS_model);
-  if (Given(FLAGS_symbol) == Given(FLAGS_model))
+  if (int(Given(FLAGS_symbol)) + int(Given(FLAGS_model)) + int(Given(FLAGS_onnx)) != 1)
     return absl::InvalidArgumentError(
-        "give exactly one of --symbol (an exported -symbol.json) or --model (a model-zoo "
-        "architecture) "
+        "give exactly one of --symbol (an exported -symbol.json), --model (a model-zoo "
+        "architecture) or --onnx (an ONNX model) "
         "(see mxnet classify --help)");
+  if (Given(FLAGS_onnx)) {
+    if (Given(FLAGS_classes) || Given(FLAGS_params))
+      return absl::InvalidArgumentError("--classes and --params do not apply to --onnx");
+    MX_ASSIGN_OR_RETURN(auto block, gluon::imports_onnx(absl::GetFlag(FLAGS_onnx), {dev}));
+    return std::shared_ptr<gluon::Block>(block);
+  }
+  if (!Given(FLAGS_params))
+    return absl::InvalidArgumentError("--params is required (see mxnet classify --help)");
   if (Given(FLAGS_symbol)) {
     if (Given(FLAGS_classes))
       return absl::InvalidArgumentError("--classes applies to --model only");
@@ -219,6 +229,7 @@ const int kRegistered = RegisterCommand(
      "top-k classes of images through an exported or model-zoo model",
      "usage: mxnet classify --symbol F-symbol.json --params F-0000.params --image IMG [IMG ...]\n"
      "       mxnet classify --model NAME [--classes 1000] --params F.params --image IMG [...]\n"
+     "       mxnet classify --onnx F.onnx --image IMG [...]\n"
      "                      [--labels FILE] [--input-size 224] [--resize N]\n"
      "                      [--mean 0.485,0.456,0.406] [--std 0.229,0.224,0.225] [--topk 5]\n"
      "                      [--device cpu] [--interp bilinear|bicubic|lanczos|area|nearest]\n\n"
@@ -231,15 +242,17 @@ const int kRegistered = RegisterCommand(
      "the image as grayscale with --mean 0 --std 1 unless given)\n"
      "or a model-zoo architecture (--model resnet18_v1, mobilenet0.25, ...; MXNet's\n"
      "model_zoo.vision names) with --classes outputs whose weights --params holds (a\n"
-     "save_parameters file, or an export's -0000.params of that architecture). Give exactly one\n"
-     "of --symbol and --model. With --model inceptionv3 the default --input-size is 299.\n",
+     "save_parameters file, or an export's -0000.params of that architecture), or an ONNX model\n"
+     "(--onnx: ours, torch.onnx's or mx.onnx's; one NCHW input). Give exactly one of --symbol,\n"
+     "--model and --onnx. With --model inceptionv3 the default --input-size is 299.\n",
      {{.flag = Ref(FLAGS_symbol), .help = "an exported F-symbol.json (input 'data')"},
       {.flag = Ref(FLAGS_model),
        .help = "a model-zoo architecture (resnet18_v1, mobilenet0.25, ...)"},
+      {.flag = Ref(FLAGS_onnx), .help = "an ONNX model (one input, NCHW images)"},
       {.flag = Ref(FLAGS_classes), .help = "outputs of --model's last layer"},
       {.flag = Ref(FLAGS_params),
-       .help = "the weights: the export's F-0000.params, or for --model a save_parameters file",
-       .required = true},
+       .help = "the weights: the export's F-0000.params, or for --model a save_parameters file "
+               "(required with --symbol and --model)"},
       {.flag = Ref(FLAGS_image), .repeatable = true},
       {.flag = Ref(FLAGS_labels)},
       {.flag = Ref(FLAGS_input_size)},

@@ -13,6 +13,7 @@
 #include "gluon/block.h"
 #include "gluon/contrib/viz.h"
 #include "gluon/init.h"
+#include "gluon/onnx/onnx.h"
 #include "modelzoo/vision.h"
 #include "ndarray/ndarray.h"
 #include "ndarray/random.h"
@@ -26,6 +27,10 @@ ABSL_FLAG(std::string, init, "uniform",
 ABSL_FLAG(int64_t, iters, 20, "timed forwards");
 ABSL_FLAG(std::string, plot, "",
           "also draw the network (mx.viz.plot_network) to this .svg, .png, .pdf or .dot file");
+ABSL_FLAG(std::string, format, "mxnet",
+          "export format: mxnet (PREFIX-symbol.json + PREFIX-0000.params) or onnx (--out F.onnx)");
+ABSL_FLAG(int64_t, opset, 13, "ONNX opset of --format onnx (13..17)");
+ABSL_FLAG(bool, dynamic_batch, true, "--format onnx: dim 0 of the input and output is symbolic");
 ABSL_FLAG(int64_t, warmup, 3, "untimed forwards before timing");
 
 namespace mxnet::cli {
@@ -143,6 +148,14 @@ absl::Status CheckOutputDir(const std::string& flag, const std::string& path) {
 // model or --init, a missing output directory, a --params file that does not fit the net, write
 // failures.
 absl::Status RunExport(const std::vector<std::string>&) {
+  const std::string format = absl::GetFlag(FLAGS_format);
+  if (format != "mxnet" && format != "onnx")
+    return absl::InvalidArgumentError(StrCat("--format must be mxnet or onnx, got '", format, "'"));
+  const int64_t opset = absl::GetFlag(FLAGS_opset);
+  if (format == "onnx" &&
+      (opset < gluon::kOnnxMinExportOpset || opset > gluon::kOnnxMaxExportOpset))
+    return absl::InvalidArgumentError(StrCat("--opset must be in ", gluon::kOnnxMinExportOpset,
+                                             "..", gluon::kOnnxMaxExportOpset, ", got ", opset));
   MX_ASSIGN_OR_RETURN(std::string name, ModelName());
   const std::string prefix = absl::GetFlag(FLAGS_out);
   const std::string save_params = absl::GetFlag(FLAGS_save_params);
@@ -165,9 +178,17 @@ absl::Status RunExport(const std::vector<std::string>&) {
     net->hybridize();
     (*net)(NDArray::Full(shape, 0.0, dev)).wait_to_read();
   }));
-  MX_RETURN_IF_ERROR(net->export_model(prefix, 0));
-  std::cout << "exported " << name << " (input " << shape.ToString() << ") to:\n  " << prefix
-            << "-symbol.json\n  " << prefix << "-0000.params\n";
+  if (format == "onnx") {
+    const bool dynamic = absl::GetFlag(FLAGS_dynamic_batch);
+    MX_RETURN_IF_ERROR(gluon::export_onnx(*net, {shape}, prefix, static_cast<int>(opset), dynamic));
+    std::cout << "exported " << name << " (input " << shape.ToString()
+              << (dynamic ? ", dynamic batch" : "") << ") to:\n  " << prefix << " (ONNX opset "
+              << opset << ")\n";
+  } else {
+    MX_RETURN_IF_ERROR(net->export_model(prefix, 0));
+    std::cout << "exported " << name << " (input " << shape.ToString() << ") to:\n  " << prefix
+              << "-symbol.json\n  " << prefix << "-0000.params\n";
+  }
   if (Given(FLAGS_save_params)) {
     MX_RETURN_IF_ERROR(net->save_parameters(save_params));
     std::cout << "  " << save_params << " (save_parameters format)\n";
@@ -263,21 +284,30 @@ const int kSummary = RegisterCommand(
 
 const int kExport = RegisterCommand(
     {"export",
-     "write a model-zoo net as PREFIX-symbol.json + PREFIX-0000.params",
+     "write a model-zoo net as PREFIX-symbol.json + PREFIX-0000.params, or as ONNX",
      "usage: mxnet export --model NAME --out PREFIX [--input-shape 1,3,224,224] [--classes 1000]\n"
      "                    [--params F] [--save-params F] [--seed 0] [--init uniform]\n"
-     "                    [--device cpu]\n\n"
+     "                    [--device cpu]\n"
+     "       mxnet export --format onnx --model NAME --out F.onnx [--opset 13]\n"
+     "                    [--nodynamic-batch] [the options above]\n\n"
      "Builds the model-zoo net NAME, loads --params (a save_parameters or export file of the\n"
      "same architecture; default: random --init weights seeded by --seed), hybridizes it, runs\n"
      "one forward on zeros of --input-shape (N,C,H,W; default 1,3,224,224, 1,3,299,299 for\n"
      "inceptionv3) and writes PREFIX-symbol.json and PREFIX-0000.params like MXNet's\n"
      "HybridBlock.export (input 'data'; loadable by SymbolBlock.imports, `mxnet predict` and\n"
      "`mxnet classify --symbol`). --save-params F also writes the weights in save_parameters\n"
-     "format (for `mxnet classify --model` and net.load_parameters).\n",
+     "format (for `mxnet classify --model` and net.load_parameters).\n\n"
+     "--format onnx writes one ONNX model file --out (opset --opset, 13..17; weights as\n"
+     "initializers; dim 0 symbolic unless --nodynamic-batch) that ONNX Runtime runs and\n"
+     "`mxnet predict/classify --onnx` read (gluon::export_onnx; docs/onnx.md).\n",
      {{.flag = Ref(FLAGS_model), .help = kModelHelp, .required = true},
       {.flag = Ref(FLAGS_out),
-       .help = "PREFIX: writes PREFIX-symbol.json and PREFIX-0000.params",
+       .help = "PREFIX: writes PREFIX-symbol.json and PREFIX-0000.params (--format onnx: the "
+               ".onnx file)",
        .required = true},
+      {.flag = Ref(FLAGS_format)},
+      {.flag = Ref(FLAGS_opset)},
+      {.flag = Ref(FLAGS_dynamic_batch)},
       {.flag = Ref(FLAGS_input_shape)},
       {.flag = Ref(FLAGS_classes)},
       {.flag = Ref(FLAGS_params),
