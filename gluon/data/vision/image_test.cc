@@ -230,6 +230,37 @@ TEST(CorruptImageTest, MutationsNeverCrash) {
   EXPECT_GT(errors, 20);
 }
 
+// Decompression bombs found by //tools/fuzz:image_fuzzer (testdata/fuzz/): headers claiming
+// huge images in a few hundred bytes made imdecode allocate ~1.2 GB (PNG) and ~2 GB (JPEG)
+// before reading the pixel data. They are now refused from the header.
+TEST(CorruptImageTest, DecompressionBombsAreRefusedFromTheHeader) {
+  struct Case {
+    const char* file;
+    const char* expect;
+  } cases[] = {
+      {"png_20000x20000_69_bytes.png", "claims 20000x20000 pixels, more than 69 bytes"},
+      {"jpeg_26000x26000_365_bytes.jpg", "claims 26000x26000 pixels, more than 365 bytes"},
+  };
+  for (const Case& c : cases) {
+    for (int flag : {0, 1}) {
+      absl::StatusOr<NDArray> r =
+          imdecode(Bytes(std::string("gluon/data/vision/testdata/fuzz/") + c.file), flag);
+      ASSERT_FALSE(r.ok()) << c.file;
+      EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+      EXPECT_THAT(std::string(r.status().message()), HasSubstr(c.expect));
+    }
+  }
+  // The PNG bound is deflate's own limit: a black image, as compressible as a PNG gets, still
+  // decodes (its pixel bytes are ~1000x its file size).
+  NDArray black(Shape{1500, 1500, 3}, cpu(), DType::kUint8);
+  black.Fill(0);
+  const std::string png = EncodePng(black, false);
+  EXPECT_GT(1500.0 * 1500 * 3 / png.size(), 900.0);
+  absl::StatusOr<NDArray> r = imdecode(png);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->shape(), black.shape());
+}
+
 TEST(ReadFileBytesTest, Errors) {
   EXPECT_EQ(ReadFileBytes("/nonexistent.bin").status().code(), absl::StatusCode::kNotFound);
 }
