@@ -257,6 +257,19 @@ TEST_F(SymbolTest, FuzzReproducersAreClearErrors) {
       << too_many.status();
 }
 
+// Found by a generated input (a -symbol.json chain of 200,000 nodes): destroying the graph
+// recursed once per node and overflowed the stack. Now iterative.
+TEST_F(SymbolTest, DeepGraphsAreDestroyedWithoutRecursion) {
+  Symbol x = var("x");
+  Symbol y = x;
+  for (int i = 0; i < 300000; ++i) y = y + 1.0;
+  Symbol z = y * 2.0 + y;  // a shared node in the chain
+  EXPECT_EQ(z.list_arguments(), (std::vector<std::string>{"x"}));
+  y = x;  // drops one holder of the chain; z keeps it
+  z = x;  // the 300,000-node chain is released here
+  EXPECT_EQ(z.list_arguments(), (std::vector<std::string>{"x"}));
+}
+
 TEST_F(SymbolTest, IndexedGraphEntries) {
   Symbol x = var("x");
   Symbol y = x * 2.0 + x;

@@ -6,8 +6,9 @@
 # -malloc_limit_mb per target (the most a single allocation may take, see target_config).
 # The corpus each run grows is kept in $MXNET_FUZZ_WORK/<target>/corpus (default
 # /tmp/mxnet-fuzz), so runs accumulate; findings go to $MXNET_FUZZ_WORK/<target>/artifacts/.
-# A timeout that does not reproduce when the input is replayed alone (this machine is shared:
-# libFuzzer's timeout is wall time) is logged as spurious and the run resumes.
+# A timeout that does not reproduce (-timeout=1, two tries) when the input is replayed alone
+# (this machine is shared: libFuzzer's timeout is wall time) is logged as spurious and the run
+# resumes.
 # Prints a summary: executions, exec/s, cov (edges), ft (features), corpus size, findings.
 # Exit status: 1 if any target had a (reproducible) finding.
 set -uo pipefail
@@ -64,8 +65,13 @@ collect_seeds() {
   echo "$i"
 }
 
+# MXNET_FUZZ_BIN_DIR: use the binaries already built there (skips tools/fuzz/build.sh).
 declare -A BIN
-while read -r name path; do BIN[$name]="$path"; done < <(tools/fuzz/build.sh "${targets[@]}")
+if [ -n "${MXNET_FUZZ_BIN_DIR:-}" ]; then
+  for t in "${targets[@]}"; do BIN[$t]="$MXNET_FUZZ_BIN_DIR/$t"; done
+else
+  while read -r name path; do BIN[$name]="$path"; done < <(tools/fuzz/build.sh "${targets[@]}")
+fi
 
 status=0
 summary=()
@@ -91,8 +97,9 @@ for t in "${targets[@]}"; do
     execs=$((execs + ${e:-0}))
     new="$(comm -13 <(echo "$before") <(ls "$d/artifacts" | sort) | head -1)"
     ((rc == 0)) && break
-    if [[ "$new" == timeout-* ]] && timeout 10 "${BIN[$t]}" -timeout=5 -runs=1 "$d/artifacts/$new" >/dev/null 2>&1; then
-      echo "   spurious timeout (replays in < 5 s): $new" | tee -a "$log" >&2
+    if [[ "$new" == timeout-* ]] && { timeout 10 "${BIN[$t]}" -timeout=1 "$d/artifacts/$new" >/dev/null 2>&1 ||
+                                     timeout 10 "${BIN[$t]}" -timeout=1 "$d/artifacts/$new" >/dev/null 2>&1; }; then
+      echo "   spurious timeout (replays alone in < 1 s): $new" | tee -a "$log" >&2
       mv "$d/artifacts/$new" "$d/artifacts/spurious-$new"; spurious=$((spurious + 1))
       continue
     fi
