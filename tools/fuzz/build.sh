@@ -14,6 +14,6 @@ labels=()
 for t in "${targets[@]}"; do labels+=("//tools/fuzz:$t"); done
 hash="$(pwd | md5sum | cut -c1-8)"
 export MXNET_BAZEL_OUTPUT_BASE="${MXNET_FUZZ_OUTPUT_BASE:-$HOME/.cache/mxnet-cpp/fuzz-output-base-$hash}"
-./bazelw build --config=fuzz "${labels[@]}" >&2
+./bazelw build --config=fuzz --keep_going "${labels[@]}" >&2
 bin="$(./bazelw info --config=fuzz bazel-bin 2>/dev/null)"
 for t in "${targets[@]}"; do echo "$t $bin/tools/fuzz/$t"; done

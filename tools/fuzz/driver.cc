@@ -36,6 +36,7 @@
 #include <cstring>
 #include <exception>
 #include <fstream>
+#include <initializer_list>
 #include <memory>
 #include <new>
 #include <random>
@@ -334,7 +335,18 @@ int main(int argc, char** argv) {
       paths.push_back(argv[i]);
     }
   }
-  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) signal(sig, OnSignal);
+  // The handlers run on their own stack, so a stack overflow is reported too.
+  static char alt_stack[1 << 16];
+  stack_t ss = {};
+  ss.ss_sp = alt_stack;
+  ss.ss_size = sizeof alt_stack;
+  sigaltstack(&ss, nullptr);
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+    struct sigaction sa = {};
+    sa.sa_handler = OnSignal;
+    sa.sa_flags = SA_ONSTACK;
+    sigaction(sig, &sa, nullptr);
+  }
   std::set_terminate(OnTerminate);
 
   // Timeout watchdog: reports and aborts when one input uses more than -timeout seconds of the
