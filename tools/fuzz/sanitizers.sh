@@ -6,16 +6,12 @@
 # the lines are also appended to $MXNET_SANITIZER_LOG (default /tmp/mxnet-sanitizers.log) with
 # the full Bazel output next to it. Extra arguments after the mode go to `bazel test`.
 # Both configurations compile the tree again (different flags): on 2 cores expect an hour or
-# more for asan from an empty cache. Runs in its own Bazel output base
-# ($MXNET_SANITIZER_OUTPUT_BASE), so the checkout stays usable meanwhile.
+# more for asan from an empty cache. Runs in the checkout's own Bazel output base (another one
+# would descend into the bazel-* links in //...), so other builds there wait for it.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 mode="${1:-all}"; shift || true
 LOG="${MXNET_SANITIZER_LOG:-/tmp/mxnet-sanitizers.log}"
-# A Bazel output base of its own (the sanitizer flags rebuild everything; the default build's
-# outputs and this checkout's bazel-* links stay as they are).
-hash="$(pwd | md5sum | cut -c1-8)"
-export MXNET_BAZEL_OUTPUT_BASE="${MXNET_SANITIZER_OUTPUT_BASE:-$HOME/.cache/mxnet-cpp/sanitizer-output-base-$hash}"
 
 # Tests whose code under test starts threads (thread pools, DataLoader workers, concurrent
 # CachedOp/imperative calls, the C ABI from several threads).
@@ -37,7 +33,7 @@ run() {
   local out="${LOG%.log}-$name-$(date -u +%Y%m%dT%H%M%SZ).out"
   local t0; t0=$(date +%s)
   echo "== $name: ./bazelw test $* (full output: $out)" >&2
-  ./bazelw test --keep_going --symlink_prefix=/ "$@" >"$out" 2>&1
+  ./bazelw test --keep_going "$@" >"$out" 2>&1
   local rc=$?
   local secs=$(($(date +%s) - t0))
   # Bazel's summary: "Executed N out of M tests: K tests pass and F fail ..." / "... skipped".
@@ -54,7 +50,7 @@ run() {
 
 status=0
 case "$mode" in
-  asan|all) run asan_ubsan --config=asan_ubsan //... "$@" || status=1 ;;&
+  asan|all) run asan_ubsan --config=asan_ubsan "$@" //... || status=1 ;;&
   tsan|all) run tsan --config=tsan "${TSAN_TARGETS[@]}" "$@" || status=1 ;;
   asan) ;;
   *) echo "usage: tools/fuzz/sanitizers.sh [asan|tsan|all] [bazel test args]" >&2; exit 2 ;;
