@@ -14,6 +14,11 @@ labels=()
 for t in "${targets[@]}"; do labels+=("//tools/fuzz:$t"); done
 hash="$(pwd | md5sum | cut -c1-8)"
 export MXNET_BAZEL_OUTPUT_BASE="${MXNET_FUZZ_OUTPUT_BASE:-$HOME/.cache/mxnet-cpp/fuzz-output-base-$hash}"
-./bazelw build --config=fuzz --keep_going "${labels[@]}" >&2
+rc=0
+./bazelw build --config=fuzz --keep_going "${labels[@]}" >&2 || rc=$?
 bin="$(./bazelw info --config=fuzz bazel-bin 2>/dev/null)"
-for t in "${targets[@]}"; do echo "$t $bin/tools/fuzz/$t"; done
+# With --keep_going the targets that did build are listed even when others failed (exit 1).
+for t in "${targets[@]}"; do
+  if [ -x "$bin/tools/fuzz/$t" ]; then echo "$t $bin/tools/fuzz/$t"; else echo "build.sh: $t was not built" >&2; fi
+done
+exit $rc

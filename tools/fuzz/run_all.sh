@@ -71,6 +71,9 @@ if [ -n "${MXNET_FUZZ_BIN_DIR:-}" ]; then
   for t in "${targets[@]}"; do BIN[$t]="$MXNET_FUZZ_BIN_DIR/$t"; done
 else
   while read -r name path; do BIN[$name]="$path"; done < <(tools/fuzz/build.sh "${targets[@]}")
+  kept=()
+  for t in "${targets[@]}"; do [ -n "${BIN[$t]:-}" ] && kept+=("$t"); done
+  targets=("${kept[@]}")
 fi
 
 status=0
