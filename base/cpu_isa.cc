@@ -1,5 +1,9 @@
 #include "base/cpu_isa.h"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#endif
+
 #include <algorithm>
 #include <cstdlib>
 #include <string>
@@ -14,12 +18,20 @@ namespace {
 constexpr const char* kNames[] = {"SCALAR", "SSE41",       "AVX",
                                   "AVX2",   "AVX512_CORE", "AVX512_CORE_VNNI"};
 
+#if defined(__x86_64__) && defined(__GNUC__)
+// F16C from CPUID leaf 1 (ECX bit 29): clang 14's __builtin_cpu_supports has no "f16c".
+bool HasF16c() {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  return __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & (1u << 29)) != 0;
+}
+#endif
+
 CpuIsa Detect() {
 #if defined(__x86_64__) && defined(__GNUC__)
   __builtin_cpu_init();
 #define MX_HAS(f) (__builtin_cpu_supports(f) != 0)
   if (!(MX_HAS("sse4.1") && MX_HAS("sse4.2"))) return CpuIsa::kScalar;
-  if (!(MX_HAS("avx") && MX_HAS("f16c"))) return CpuIsa::kSse41;
+  if (!(MX_HAS("avx") && HasF16c())) return CpuIsa::kSse41;
   if (!(MX_HAS("avx2") && MX_HAS("fma"))) return CpuIsa::kAvx;
   if (!(MX_HAS("avx512f") && MX_HAS("avx512bw") && MX_HAS("avx512dq") && MX_HAS("avx512vl")))
     return CpuIsa::kAvx2;

@@ -133,7 +133,7 @@ absl::StatusOr<std::string> sha1_file(const std::string& path) {
     return absl::InternalError(msg);
   }
   Sha1 s;
-  std::vector<char> buf(1 << 20);
+  std::vector<char> buf(1 << 16);
   size_t n;
   while ((n = std::fread(buf.data(), 1, buf.size(), f.get())) > 0) s.Update(buf.data(), n);
   if (std::ferror(f.get())) return absl::DataLossError(StrCat("read error in '", path, "'"));

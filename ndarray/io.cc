@@ -645,8 +645,10 @@ struct PyValue {
   std::string str;
   int64_t num = 0;
   bool flag = false;
-  std::vector<PyValue> items;
-  std::vector<std::pair<std::string, PyValue>> dict;  // kDict, keys are strings
+  std::vector<PyValue> items;     // kTuple, kList; kDict: the values
+  std::vector<std::string> keys;  // kDict: the keys (strings), one per value
+  // (Parallel vectors: a vector of pair<string, PyValue> inside PyValue needs the incomplete
+  // PyValue complete, which clang's libstdc++ C++20 checks reject.)
 };
 
 class PyLiteralParser {
@@ -763,7 +765,8 @@ class PyLiteralParser {
         if (!Eat(':')) return Fail("expected ':'");
         PyValue v;
         if (!Value(&v, depth + 1)) return false;
-        out->dict.emplace_back(std::move(key), std::move(v));
+        out->keys.push_back(std::move(key));
+        out->items.push_back(std::move(v));
         if (Eat(',')) continue;
         if (Eat('}')) return true;
         return Fail("expected ',' or '}'");
@@ -837,7 +840,9 @@ class NpyParser : public Reader {
     const PyValue* descr = nullptr;
     const PyValue* fortran = nullptr;
     const PyValue* shape = nullptr;
-    for (const auto& [k, v] : dict.dict) {
+    for (size_t i = 0; i < dict.keys.size(); ++i) {
+      const std::string& k = dict.keys[i];
+      const PyValue& v = dict.items[i];
       if (k == "descr")
         descr = &v;
       else if (k == "fortran_order")
@@ -848,7 +853,7 @@ class NpyParser : public Reader {
         return Corrupt(StrCat(".npy header at byte ", Hex(header_at), " has unexpected key '",
                               Excerpt(k), "' (expected descr, fortran_order, shape)"));
     }
-    if (!descr || !fortran || !shape || dict.dict.size() != 3)
+    if (!descr || !fortran || !shape || dict.keys.size() != 3)
       return Corrupt(StrCat(".npy header at byte ", Hex(header_at),
                             " must have exactly the keys descr, fortran_order and shape: '",
                             Excerpt(header), "'"));

@@ -774,6 +774,25 @@ TEST(Hostile, TableOfBadInputs) {
   }
 }
 
+// Found by //tools/fuzz:ndarray_params_fuzzer (slow inputs, > 1 s with ASan): a 314-byte file
+// whose CSR record 0 declares a (3, 3801092) float32 array: the reader densified 45.6 MB of zeros
+// before finding record 1 corrupt. LoadOptions::max_densified_bytes is what bounds this (the
+// fuzzer uses 16 MiB; the default is 1 GiB, docs/reliability.md).
+TEST(Hostile, FuzzFoundSparseRecordIsBoundedByMaxDensifiedBytes) {
+  const std::string b = ReadFile("ndarray/testdata/fuzz/csr_densifies_46mb_314_bytes.params");
+  ASSERT_EQ(b.size(), 314u);
+  auto f = load_from_buffer(b, {}, "t.params");
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.status().code(), absl::StatusCode::kDataLoss) << f.status();
+  EXPECT_THAT(Msg(f.status()), HasSubstr("t.params: record 1 at byte 0xB0"));
+  LoadOptions capped;
+  capped.max_densified_bytes = uint64_t{16} << 20;
+  auto g = load_from_buffer(b, capped, "t.params");
+  ASSERT_FALSE(g.ok());
+  EXPECT_EQ(g.status().code(), absl::StatusCode::kResourceExhausted) << g.status();
+  EXPECT_THAT(Msg(g.status()), HasSubstr("t.params: record 0 at byte 0x18"));
+}
+
 TEST(Hostile, EveryPrefixOfEveryReferenceFileFailsWithAnOffset) {
   json man = LoadManifest(kMxDir);
   std::vector<std::string> paths;

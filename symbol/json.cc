@@ -51,10 +51,20 @@ std::string ShapeToLegacy(const std::string& s) {
 
 namespace {
 constexpr int kMaxSubgraphDepth = 32;
+// Files before MXNet 0.9 may leave out trailing inputs (aux states, weights; §3.3 step 3): at most
+// this many per node (BatchNorm, the most, leaves out 4). A variadic op's inputs (num_args) must
+// be in the file, one [node, output] each.
+constexpr int kMaxImplicitInputs = 16;
+// Outputs a file may declare in all (num_outputs, num_args of the split/upsampling ops ...):
+// this base plus this many per byte of JSON. Each output becomes a graph entry (shape, dtype,
+// array at run time), so a few bytes must not declare billions.
+constexpr int64_t kOutputsBase = 1 << 16;
+constexpr int64_t kOutputsPerByte = 16;
 
 // One graph object (the file, or a node's subgraph, which has no attrs of its own and is read
 // with the file's version and shape semantics).
-absl::StatusOr<Symbol> ParseGraph(const Json& j, int version, bool np_shape, int depth) {
+absl::StatusOr<Symbol> ParseGraph(const Json& j, int version, bool np_shape, int depth,
+                                  int64_t* outputs_left) {
   if (!j.is_object() || !j.contains("nodes") || !j["nodes"].is_array())
     return Bad("missing the 'nodes' array");
   const Json& jn = j["nodes"];
@@ -86,7 +96,7 @@ absl::StatusOr<Symbol> ParseGraph(const Json& j, int version, bool np_shape, int
       if (!x["subgraphs"].is_array()) return Bad(StrCat(where, ": 'subgraphs' must be an array"));
       if (depth >= kMaxSubgraphDepth) return Bad(StrCat(where, ": subgraphs nested too deeply"));
       for (size_t k = 0; k < x["subgraphs"].size(); ++k) {
-        auto g = ParseGraph(x["subgraphs"][k], version, np_shape, depth + 1);
+        auto g = ParseGraph(x["subgraphs"][k], version, np_shape, depth + 1, outputs_left);
         if (!g.ok())
           return absl::Status(g.status().code(),
                               StrCat(where, ": subgraph ", k, ": ", g.status().message()));
@@ -174,27 +184,43 @@ absl::StatusOr<Symbol> ParseGraph(const Json& j, int version, bool np_shape, int
       if (!as.ok())
         return absl::Status(as.code(), StrCat("symbol JSON: ", where, ": ", as.message()));
     }
-    int nin = op->NumInputs(n->attrs);
+    const int nout = n->num_outputs();
+    if (nout < 0 || nout > *outputs_left)
+      return Bad(StrCat(where, ": operator ", op->name, " declares ", nout,
+                        " outputs; the file's size allows ", *outputs_left,
+                        " more outputs in all"));
+    *outputs_left -= nout;
+    const int nin = op->NumInputs(n->attrs);
+    const int have = static_cast<int>(n->inputs.size());
+    const int implicit = version < 900 ? kMaxImplicitInputs : 0;
+    if (nin < have || nin > have + implicit) {
+      // The names are listed for ops of a sane arity only (num_args may be huge).
+      std::string names = nin >= 0 && nin <= 64
+                              ? StrCat(" (", StrJoin(op->InputNames(n->attrs), ", "), ")")
+                              : std::string();
+      return Bad(
+          StrCat(where, ": operator ", op->name, " takes ", nin, " inputs", names, ", got ", have));
+    }
     std::vector<std::string> in_names = op->InputNames(n->attrs);
+    auto in_name = [&](int k) {
+      return k < static_cast<int>(in_names.size()) ? in_names[k] : StrCat("input", k);
+    };
     // docs/formats.md §3.3 step 3: add missing trailing inputs (aux states) as variables.
-    if (version < 900 && static_cast<int>(n->inputs.size()) < nin) {
-      for (int k = static_cast<int>(n->inputs.size()); k < nin; ++k) {
+    if (have < nin) {
+      for (int k = have; k < nin; ++k) {
         auto v = std::make_shared<Node>();
-        v->name = n->name + "_" + in_names[k];
+        v->name = n->name + "_" + in_name(k);
         v->user_attrs = n->user_attrs;
         for (auto& [pk, pv] : params) v->user_attrs[pk] = pv;
         n->inputs.push_back(NodeEntry{v, 0, 0});
       }
     }
-    if (static_cast<int>(n->inputs.size()) != nin)
-      return Bad(StrCat(where, ": operator ", op->name, " takes ", nin, " inputs (",
-                        StrJoin(in_names, ", "), "), got ", n->inputs.size()));
     // Step 1 for "<arg>_lr_mult": move to the input variable named by <arg>.
     for (auto& [k, v] : arg_hidden) {
       bool placed = false;
       for (int a = 0; a < nin && !placed; ++a)
         for (const char* h : kHiddenKeys)
-          if (k == in_names[a] + "_" + h && n->inputs[a].node->is_variable()) {
+          if (k == in_name(a) + "_" + h && n->inputs[a].node->is_variable()) {
             n->inputs[a].node->user_attrs[StrCat("__", h, "__")] = v;
             placed = true;
             break;
@@ -231,7 +257,7 @@ Json GraphToJson(const Symbol& s, bool top) {
   for (size_t i = 0; i < nodes.size(); ++i) id[nodes[i].get()] = static_cast<int>(i);
   Json jn = Json::array(), arg_nodes = Json::array(), row_ptr = Json::array(),
        heads = Json::array();
-  int row = 0;
+  int64_t row = 0;
   row_ptr.push_back(0);
   for (size_t i = 0; i < nodes.size(); ++i) {
     const Node& n = *nodes[i];
@@ -287,7 +313,8 @@ absl::StatusOr<Symbol> Symbol::fromjson(std::string_view text) {
     if (a.contains("is_np_shape") && a["is_np_shape"].is_array() && a["is_np_shape"].size() == 2)
       np_shape = a["is_np_shape"][1] == 1;
   }
-  return ParseGraph(j, version, np_shape, 0);
+  int64_t outputs_left = kOutputsBase + kOutputsPerByte * static_cast<int64_t>(text.size());
+  return ParseGraph(j, version, np_shape, 0, &outputs_left);
 }
 
 std::string Symbol::tojson() const { return GraphToJson(*this, true).dump(2); }

@@ -124,6 +124,23 @@ Symbol Symbol::Group(const std::vector<Symbol>& symbols) {
 }
 
 // ---- Traversal. ----
+Node::~Node() {
+  // Nodes only this one keeps alive go to a work list and are torn down here, one at a time,
+  // after their own inputs were moved out the same way; shared ones just lose a reference.
+  std::vector<std::shared_ptr<Node>> work;
+  auto take = [&work](std::shared_ptr<Node>& p) {
+    if (p && p.use_count() == 1) work.push_back(std::move(p));
+  };
+  for (auto& e : inputs) take(e.node);
+  for (auto& c : control_deps) take(c);
+  while (!work.empty()) {
+    std::shared_ptr<Node> n = std::move(work.back());
+    work.pop_back();
+    for (auto& e : n->inputs) take(e.node);
+    for (auto& c : n->control_deps) take(c);
+  }
+}
+
 std::vector<std::shared_ptr<Node>> Symbol::TopoNodes() const {
   std::vector<std::shared_ptr<Node>> order;
   std::unordered_set<Node*> seen;

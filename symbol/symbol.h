@@ -34,6 +34,15 @@ struct Node {
   std::vector<NodeEntry> inputs;
   std::vector<std::shared_ptr<Node>> control_deps;
 
+  Node() = default;
+  Node(const Node&) = default;
+  Node(Node&&) = default;
+  Node& operator=(const Node&) = default;
+  Node& operator=(Node&&) = default;
+  // Releases the inputs it holds the last reference to iteratively: destroying a graph N nodes
+  // deep takes constant stack (a recursive release overflowed at ~10^5 nodes).
+  ~Node();
+
   bool is_variable() const { return op == nullptr; }
   int num_outputs() const { return op ? op->NumOutputs(attrs) : 1; }
   int num_visible_outputs() const { return op ? op->NumVisibleOutputs(attrs) : 1; }

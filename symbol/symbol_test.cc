@@ -218,6 +218,58 @@ TEST_F(SymbolTest, MalformedJsonErrorsNameTheNode) {
   check(R"({"nodes": [{"op": "null", "name": "x", "inputs": []}], "heads": [[3, 0, 0]]})", "head");
 }
 
+// Inputs found by fuzzing (testdata/fuzz/): ~220-byte files declaring 2e9 inputs or outputs made
+// fromjson list 2e9 input names, and inference allocate 2e9 shapes. Variadic inputs must be in
+// the file, files before 0.9 may leave out at most 16 trailing inputs, and the outputs a file
+// declares in all are bounded by its size (65536 + 16 per byte).
+TEST_F(SymbolTest, FuzzReproducersAreClearErrors) {
+  struct Case {
+    const char* file;
+    const char* expect;
+  } cases[] = {
+      {"concat_num_args_2e9.json", "operator Concat takes 2000000000 inputs, got 1"},
+      {"concat_num_args_2e9_v0800.json", "operator Concat takes 2000000000 inputs, got 1"},
+      {"slicechannel_num_outputs_2e9.json", "declares 2000000000 outputs"},
+  };
+  for (const Case& c : cases) {
+    auto s = Symbol::load(std::string("symbol/testdata/fuzz/") + c.file);
+    ASSERT_FALSE(s.ok()) << c.file;
+    EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument) << s.status();
+    EXPECT_NE(std::string(s.status().message()).find(c.expect), std::string::npos) << s.status();
+  }
+  // Within the bounds: 1000 outputs of one node, a legacy BatchNorm with its 4 trailing inputs
+  // left out (they become variables).
+  auto many = Symbol::fromjson(R"({"nodes": [{"op": "null", "name": "x", "inputs": []},
+      {"op": "SliceChannel", "name": "s", "attrs": {"num_outputs": "1000"}, "inputs": [[0, 0, 0]]}],
+      "heads": [[1, 999, 0]], "attrs": {"mxnet_version": ["int", 10901]}})");
+  ASSERT_TRUE(many.ok()) << many.status();
+  auto bn = Symbol::fromjson(R"({"nodes": [{"op": "null", "name": "x", "inputs": []},
+      {"op": "BatchNorm", "name": "bn0", "inputs": [[0, 0]]}], "heads": [[1, 0]]})");
+  ASSERT_TRUE(bn.ok()) << bn.status();
+  EXPECT_EQ(bn->list_arguments(), (std::vector<std::string>{"x", "bn0_gamma", "bn0_beta"}));
+  EXPECT_EQ(bn->list_auxiliary_states(),
+            (std::vector<std::string>{"bn0_moving_mean", "bn0_moving_var"}));
+  auto too_many = Symbol::fromjson(R"({"nodes": [{"op": "null", "name": "x", "inputs": []},
+      {"op": "Concat", "name": "c", "attrs": {"num_args": "18"}, "inputs": [[0, 0]]}],
+      "heads": [[1, 0]]})");
+  ASSERT_FALSE(too_many.ok());
+  EXPECT_NE(std::string(too_many.status().message()).find("takes 18 inputs"), std::string::npos)
+      << too_many.status();
+}
+
+// Found by a generated input (a -symbol.json chain of 200,000 nodes): destroying the graph
+// recursed once per node and overflowed the stack. Now iterative.
+TEST_F(SymbolTest, DeepGraphsAreDestroyedWithoutRecursion) {
+  Symbol x = var("x");
+  Symbol y = x;
+  for (int i = 0; i < 300000; ++i) y = y + 1.0;
+  Symbol z = y * 2.0 + y;  // a shared node in the chain
+  EXPECT_EQ(z.list_arguments(), (std::vector<std::string>{"x"}));
+  y = x;  // drops one holder of the chain; z keeps it
+  z = x;  // the 300,000-node chain is released here
+  EXPECT_EQ(z.list_arguments(), (std::vector<std::string>{"x"}));
+}
+
 TEST_F(SymbolTest, IndexedGraphEntries) {
   Symbol x = var("x");
   Symbol y = x * 2.0 + x;

@@ -27,7 +27,7 @@ the committed reference files. The steps:
  6. ONNX (onnx_check.py): the 34 model-zoo nets exported by `mxnet export --format onnx`,
     checked by onnx.checker and run by ONNX Runtime against our forward, our import of them, and
     MXNet 1.9.1's mx.onnx exports run by ONNX Runtime and by our importer;
- 6. list the MXNet 1.9.1 operators (all registered names minus the gradient internals
+ 7. list the MXNet 1.9.1 operators (all registered names minus the gradient internals
     _backward_*, _npi_backward_*, _contrib_backward_*, *_backward; grouped by operator with
     their aliases) that our registry does not have (`mxnet ops --internal --verbose`).
 

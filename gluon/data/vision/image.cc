@@ -2,6 +2,8 @@
 // adjustments (MXNet's image ops).
 #include "gluon/data/vision/image.h"
 
+#include "gluon/data/vision/resize_window.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -98,19 +100,21 @@ void Quantize(Coeffs* c) {
 // when shrinking. (Pillow's BOX filter counts whole pixels instead, which leaves a pattern
 // when the scale is not an integer.) When enlarging, an output pixel of width scale < 1 straddles
 // at most two input pixels and blends them by overlap.
-Coeffs PrecomputeArea(int64_t in_size, int64_t out_size) {
+// Both precompute only the outputs [o0, o0 + on) of the full out_size (a window: each output's
+// coefficients depend only on its own index, so a window is exact).
+Coeffs PrecomputeArea(int64_t in_size, int64_t out_size, int64_t o0, int64_t on) {
   Coeffs c;
-  c.out_size = out_size;
+  c.out_size = on;
   const double scale = static_cast<double>(in_size) / static_cast<double>(out_size);
   c.ksize = static_cast<int64_t>(std::ceil(scale)) + 2;
-  c.first.resize(out_size);
-  c.count.resize(out_size);
-  c.k.assign(out_size * c.ksize, 0.0);
-  for (int64_t xx = 0; xx < out_size; ++xx) {
+  c.first.resize(on);
+  c.count.resize(on);
+  c.k.assign(on * c.ksize, 0.0);
+  for (int64_t xx = o0; xx < o0 + on; ++xx) {
     const double a = xx * scale, b = std::min((xx + 1) * scale, static_cast<double>(in_size));
     const int64_t xmin = static_cast<int64_t>(std::floor(a));
     const int64_t xmax = std::min<int64_t>(static_cast<int64_t>(std::ceil(b)), in_size);
-    double* k = &c.k[xx * c.ksize];
+    double* k = &c.k[(xx - o0) * c.ksize];
     double ww = 0;
     int64_t n = 0;
     for (int64_t x = xmin; x < xmax && n < c.ksize; ++x, ++n) {
@@ -119,25 +123,27 @@ Coeffs PrecomputeArea(int64_t in_size, int64_t out_size) {
     }
     for (int64_t i = 0; i < n; ++i)
       if (ww > 0) k[i] /= ww;
-    c.first[xx] = xmin;
-    c.count[xx] = n;
+    c.first[xx - o0] = xmin;
+    c.count[xx - o0] = n;
   }
   Quantize(&c);
   return c;
 }
 
-Coeffs Precompute(int64_t in_size, int64_t out_size, const Filter& f) {
-  if (f.fn == nullptr) return PrecomputeArea(in_size, out_size);
+Coeffs Precompute(int64_t in_size, int64_t out_size, const Filter& f, int64_t o0 = 0,
+                  int64_t on = -1) {
+  if (on < 0) on = out_size - o0;
+  if (f.fn == nullptr) return PrecomputeArea(in_size, out_size, o0, on);
   Coeffs c;
-  c.out_size = out_size;
+  c.out_size = on;
   const double scale = static_cast<double>(in_size) / static_cast<double>(out_size);
   const double filterscale = std::max(scale, 1.0);
   const double support = f.support * filterscale;
   c.ksize = static_cast<int64_t>(std::ceil(support)) * 2 + 1;
-  c.first.resize(out_size);
-  c.count.resize(out_size);
-  c.k.assign(out_size * c.ksize, 0.0);
-  for (int64_t xx = 0; xx < out_size; ++xx) {
+  c.first.resize(on);
+  c.count.resize(on);
+  c.k.assign(on * c.ksize, 0.0);
+  for (int64_t xx = o0; xx < o0 + on; ++xx) {
     const double center = (xx + 0.5) * scale;
     const double ss = 1.0 / filterscale;
     int64_t xmin = static_cast<int64_t>(center - support + 0.5);
@@ -145,7 +151,7 @@ Coeffs Precompute(int64_t in_size, int64_t out_size, const Filter& f) {
     int64_t xmax = static_cast<int64_t>(center + support + 0.5);
     if (xmax > in_size) xmax = in_size;
     xmax -= xmin;
-    double* k = &c.k[xx * c.ksize];
+    double* k = &c.k[(xx - o0) * c.ksize];
     double ww = 0.0;
     for (int64_t x = 0; x < xmax; ++x) {
       const double w = f.fn((x + xmin - center + 0.5) * ss);
@@ -154,8 +160,8 @@ Coeffs Precompute(int64_t in_size, int64_t out_size, const Filter& f) {
     }
     for (int64_t x = 0; x < xmax; ++x)
       if (ww != 0.0) k[x] /= ww;
-    c.first[xx] = xmin;
-    c.count[xx] = xmax;
+    c.first[xx - o0] = xmin;
+    c.count[xx - o0] = xmax;
   }
   Quantize(&c);
   return c;
@@ -424,22 +430,26 @@ void VPass(const T* src, int64_t stride, int64_t elems, const Coeffs& cf, T* dst
   }
 }
 
-// Resamples the (w x h) region at (x0, y0) of one HWC image (row stride W * C) to ow x oh.
+// Resamples the (w x h) region at (x0, y0) of one HWC image (row stride W * C) to ow x oh, and
+// writes the window [ox0, ox0 + cw) x [oy0, oy0 + ch) of that result (cw x ch pixels) to dst;
+// only the window is computed.
 template <typename T>
 void ResampleRegion(const T* src, int64_t H, int64_t W, int64_t C, int64_t x0, int64_t y0,
-                    int64_t w, int64_t h, int64_t ow, int64_t oh, Interp interp, T* dst) {
+                    int64_t w, int64_t h, int64_t ow, int64_t oh, Interp interp, T* dst,
+                    int64_t ox0, int64_t oy0, int64_t cw, int64_t ch) {
   const int64_t stride = W * C;
   const T* src_end = src + H * stride;
   const T* region = src + y0 * stride + x0 * C;
   if (interp == Interp::kNearest) {
     const double sx = static_cast<double>(w) / ow, sy = static_cast<double>(h) / oh;
-    std::vector<int64_t> xs(ow);
-    for (int64_t x = 0; x < ow; ++x)
-      xs[x] = std::min<int64_t>(static_cast<int64_t>((x + 0.5) * sx), w - 1);
-    for (int64_t y = 0; y < oh; ++y) {
-      const T* s = region + std::min<int64_t>(static_cast<int64_t>((y + 0.5) * sy), h - 1) * stride;
-      T* d = dst + y * ow * C;
-      for (int64_t x = 0; x < ow; ++x)
+    std::vector<int64_t> xs(cw);
+    for (int64_t x = 0; x < cw; ++x)
+      xs[x] = std::min<int64_t>(static_cast<int64_t>((ox0 + x + 0.5) * sx), w - 1);
+    for (int64_t y = 0; y < ch; ++y) {
+      const T* s =
+          region + std::min<int64_t>(static_cast<int64_t>((oy0 + y + 0.5) * sy), h - 1) * stride;
+      T* d = dst + y * cw * C;
+      for (int64_t x = 0; x < cw; ++x)
         for (int64_t c = 0; c < C; ++c) d[x * C + c] = s[xs[x] * C + c];
     }
     return;
@@ -447,28 +457,28 @@ void ResampleRegion(const T* src, int64_t H, int64_t W, int64_t C, int64_t x0, i
   const Filter f = FilterFor(interp);
   const bool need_h = ow != w, need_v = oh != h;
   if (!need_h && !need_v) {
-    for (int64_t y = 0; y < h; ++y)
-      std::memcpy(dst + y * w * C, region + y * stride, sizeof(T) * w * C);
+    for (int64_t y = 0; y < ch; ++y)
+      std::memcpy(dst + y * cw * C, region + (oy0 + y) * stride + ox0 * C, sizeof(T) * cw * C);
     return;
   }
   if (!need_v) {
-    HPass(region, stride, h, C, Precompute(w, ow, f), dst, src_end);
+    HPass(region + oy0 * stride, stride, ch, C, Precompute(w, ow, f, ox0, cw), dst, src_end);
     return;
   }
-  Coeffs cv = Precompute(h, oh, f);
+  Coeffs cv = Precompute(h, oh, f, oy0, ch);
   if (!need_h) {
-    VPass(region, stride, w * C, cv, dst);
+    VPass(region + ox0 * C, stride, cw * C, cv, dst);
     return;
   }
   // Horizontal pass over the rows the vertical pass reads, into an intermediate of dtype T
   // (Pillow keeps an 8-bit intermediate for 8-bit images).
   const int64_t first_row = cv.first[0];
-  const int64_t last_row = cv.first[oh - 1] + cv.count[oh - 1];
+  const int64_t last_row = cv.first[ch - 1] + cv.count[ch - 1];
   for (int64_t& r : cv.first) r -= first_row;
-  std::vector<T> tmp(static_cast<size_t>((last_row - first_row) * ow * C));
-  HPass(region + first_row * stride, stride, last_row - first_row, C, Precompute(w, ow, f),
+  std::vector<T> tmp(static_cast<size_t>((last_row - first_row) * cw * C));
+  HPass(region + first_row * stride, stride, last_row - first_row, C, Precompute(w, ow, f, ox0, cw),
         tmp.data(), src_end);
-  VPass(tmp.data(), ow * C, ow * C, cv, dst);
+  VPass(tmp.data(), cw * C, cw * C, cv, dst);
 }
 
 void CheckImage(const NDArray& src, const char* fn, bool allow_batch) {
@@ -502,9 +512,11 @@ NDArray RegionResize(const NDArray& src, int64_t x0, int64_t y0, int64_t w, int6
   }
   CheckResizableDType(src, "imresize");
   if (src.dtype() == DType::kUint8) {
-    ResampleRegion(src.data<uint8_t>(), H, W, C, x0, y0, w, h, ow, oh, interp, out.data<uint8_t>());
+    ResampleRegion(src.data<uint8_t>(), H, W, C, x0, y0, w, h, ow, oh, interp, out.data<uint8_t>(),
+                   0, 0, ow, oh);
   } else {
-    ResampleRegion(src.data<float>(), H, W, C, x0, y0, w, h, ow, oh, interp, out.data<float>());
+    ResampleRegion(src.data<float>(), H, W, C, x0, y0, w, h, ow, oh, interp, out.data<float>(), 0,
+                   0, ow, oh);
   }
   return out;
 }
@@ -689,6 +701,27 @@ NDArray adjust_hue(const NDArray& src, float alpha) {
   return ColorOp(src, "adjust_hue", [alpha](const NDArray& in, const NDArray& out) {
     ops::image::AdjustHue(in, out, alpha);
   });
+}
+
+NDArray resize_window(const NDArray& src, int64_t ow, int64_t oh, int64_t ox0, int64_t oy0,
+                      int64_t cw, int64_t ch, Interp interp) {
+  CheckImage(src, "resize_window", false);
+  CheckResizableDType(src, "resize_window");
+  const int64_t H = src.shape()[0], W = src.shape()[1], C = src.shape()[2];
+  MX_REQUIRE(H >= 1 && W >= 1 && ow >= 1 && oh >= 1 && cw >= 1 && ch >= 1 && ox0 >= 0 && oy0 >= 0 &&
+                 ox0 + cw <= ow && oy0 + ch <= oh,
+             absl::StatusCode::kInvalidArgument, "resize_window: the window x0=", ox0, " y0=", oy0,
+             " w=", cw, " h=", ch, " is not inside the ", ow, "x", oh, " resize of shape ",
+             src.shape().ToString());
+  NDArray out(Shape{ch, cw, C}, cpu(), src.dtype());
+  if (src.dtype() == DType::kUint8) {
+    ResampleRegion(src.data<uint8_t>(), H, W, C, 0, 0, W, H, ow, oh, interp, out.data<uint8_t>(),
+                   ox0, oy0, cw, ch);
+  } else {
+    ResampleRegion(src.data<float>(), H, W, C, 0, 0, W, H, ow, oh, interp, out.data<float>(), ox0,
+                   oy0, cw, ch);
+  }
+  return out;
 }
 
 }  // namespace mxnet::gluon::data::vision

@@ -28,6 +28,18 @@ namespace {
 // Largest decoded image we allocate (guards against corrupt headers claiming huge sizes).
 constexpr uint64_t kMaxDecodedBytes = uint64_t{1} << 31;
 
+// Decompression bombs: a header may claim any size; these bounds tie the image to the bytes
+// that must hold it, checked right after the header, before anything is allocated.
+//  - PNG: the pixel data is one deflate stream, and deflate expands at most 1032:1, so the raw
+//    bits of w x h pixels (w * h * channels * bit depth / 8 bytes) need at least 1/1032 of that
+//    in the file. Exact: no valid PNG is refused.
+//  - JPEG: an encoder's first scan codes at least one bit per 8x8 block (the DC difference), so a
+//    real file holds at most 512 pixels per byte. Progressive and arithmetic-coded files can be
+//    much denser in theory (EOB runs), so the bound is 16x that, plus 2^20 pixels for tiny files.
+constexpr uint64_t kDeflateMaxRatio = 1033;
+constexpr uint64_t kJpegPixelsPerByte = 8192;
+constexpr uint64_t kJpegFreePixels = uint64_t{1} << 20;
+
 // Error messages are written by these out-of-line helpers, never inline in RunJpeg/RunPng: an
 // inlined std::string assignment puts locals into the function that calls setjmp, which GCC 12's
 // -Wclobbered rejects (-Werror) when UBSan instruments at -O1 (--config=asan_ubsan).
@@ -35,6 +47,12 @@ constexpr uint64_t kMaxDecodedBytes = uint64_t{1} << 31;
 
 [[gnu::noinline]] void SetSizeError(std::string* error, uint64_t w, uint64_t h) {
   *error = StrCat("unsupported image size ", w, "x", h);
+}
+
+[[gnu::noinline]] void SetBombError(std::string* error, uint64_t w, uint64_t h, uint64_t size,
+                                    const char* why) {
+  *error = StrCat("the header claims ", w, "x", h, " pixels, more than ", size,
+                  " bytes of data can hold (", why, ")");
 }
 
 [[gnu::noinline]] void SetPngLayoutError(std::string* error, int color_type, int bit_depth) {
@@ -106,6 +124,13 @@ bool RunJpeg(JpegJob* job) {
   jpeg_create_decompress(&job->cinfo);
   jpeg_mem_src(&job->cinfo, job->data, job->size);
   jpeg_read_header(&job->cinfo, TRUE);
+  if (uint64_t{job->cinfo.image_width} * job->cinfo.image_height >
+      kJpegFreePixels + kJpegPixelsPerByte * job->size) {
+    SetBombError(job->error, job->cinfo.image_width, job->cinfo.image_height, job->size,
+                 "a JPEG holds at most 512 pixels per byte; 8192 are allowed");
+    jpeg_destroy_decompress(&job->cinfo);
+    return false;
+  }
   const bool cmyk =
       job->cinfo.jpeg_color_space == JCS_CMYK || job->cinfo.jpeg_color_space == JCS_YCCK;
   if (job->flag == 0) {
@@ -223,6 +248,18 @@ bool RunPng(PngJob* job) {
   }
   png_set_read_fn(job->png, job, PngReadFn);
   png_read_info(job->png, job->info);
+  {
+    const uint64_t w0 = png_get_image_width(job->png, job->info);
+    const uint64_t h0 = png_get_image_height(job->png, job->info);
+    const uint64_t bits =
+        uint64_t{png_get_channels(job->png, job->info)} * png_get_bit_depth(job->png, job->info);
+    const unsigned __int128 raw_bytes = static_cast<unsigned __int128>(w0) * h0 * bits / 8;
+    if (raw_bytes > static_cast<unsigned __int128>(kDeflateMaxRatio) * job->size) {
+      SetBombError(job->error, w0, h0, job->size, "deflate expands at most 1032:1");
+      png_destroy_read_struct(&job->png, &job->info, nullptr);
+      return false;
+    }
+  }
   const int bit_depth = png_get_bit_depth(job->png, job->info);
   const int color_type = png_get_color_type(job->png, job->info);
   if (bit_depth == 16) png_set_strip_16(job->png);

@@ -1,10 +1,13 @@
 #include "gluon/data/vision/image.h"
 
+#include "gluon/data/vision/resize_window.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <png.h>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -228,6 +231,67 @@ TEST(CorruptImageTest, MutationsNeverCrash) {
     }
   }
   EXPECT_GT(errors, 20);
+}
+
+// Decompression bombs found by //tools/fuzz:image_fuzzer (testdata/fuzz/): headers claiming
+// huge images in a few hundred bytes made imdecode allocate ~1.2 GB (PNG) and ~2 GB (JPEG)
+// before reading the pixel data. They are now refused from the header.
+TEST(CorruptImageTest, DecompressionBombsAreRefusedFromTheHeader) {
+  struct Case {
+    const char* file;
+    const char* expect;
+  } cases[] = {
+      {"png_20000x20000_69_bytes.png", "claims 20000x20000 pixels, more than 69 bytes"},
+      {"jpeg_26000x26000_365_bytes.jpg", "claims 26000x26000 pixels, more than 365 bytes"},
+  };
+  for (const Case& c : cases) {
+    for (int flag : {0, 1}) {
+      absl::StatusOr<NDArray> r =
+          imdecode(Bytes(std::string("gluon/data/vision/testdata/fuzz/") + c.file), flag);
+      ASSERT_FALSE(r.ok()) << c.file;
+      EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+      EXPECT_THAT(std::string(r.status().message()), HasSubstr(c.expect));
+    }
+  }
+  // The PNG bound is deflate's own limit: a black image, as compressible as a PNG gets, still
+  // decodes (its pixel bytes are ~1000x its file size).
+  NDArray black(Shape{1500, 1500, 3}, cpu(), DType::kUint8);
+  black.Fill(0);
+  const std::string png = EncodePng(black, false);
+  EXPECT_GT(1500.0 * 1500 * 3 / png.size(), 900.0);
+  absl::StatusOr<NDArray> r = imdecode(png);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->shape(), black.shape());
+}
+
+// resize_window (the classify preprocessing's crop of a resize) equals the full resize cropped,
+// bit for bit, for every interpolation, both dtypes, shrinking and enlarging, any window.
+TEST(ResizeWindowTest, EqualsResizeThenCrop) {
+  std::mt19937 rng(11);
+  for (DType dt : {DType::kUint8, DType::kFloat32}) {
+    for (Interp interp :
+         {Interp::kNearest, Interp::kBilinear, Interp::kBicubic, Interp::kArea, Interp::kLanczos}) {
+      for (int trial = 0; trial < 6; ++trial) {
+        const int64_t H = 1 + rng() % 40, W = 1 + rng() % 40, C = trial % 2 ? 3 : 1;
+        const int64_t ow = 1 + rng() % 60, oh = 1 + rng() % 60;
+        const int64_t cw = 1 + rng() % ow, ch = 1 + rng() % oh;
+        const int64_t x0 = rng() % (ow - cw + 1), y0 = rng() % (oh - ch + 1);
+        NDArray src(Shape{H, W, C}, cpu(), DType::kUint8);
+        auto* p = src.data<uint8_t>();
+        for (int64_t i = 0; i < src.size(); ++i) p[i] = static_cast<uint8_t>(rng());
+        if (dt == DType::kFloat32) src = src.astype(DType::kFloat32);
+        NDArray full = fixed_crop(imresize(src, ow, oh, interp), x0, y0, cw, ch, cw, ch);
+        NDArray win = resize_window(src, ow, oh, x0, y0, cw, ch, interp);
+        ASSERT_EQ(win.shape(), full.shape());
+        ASSERT_EQ(std::memcmp(win.data_ptr(), full.data_ptr(), win.nbytes()), 0)
+            << "dtype " << DTypeName(dt) << " interp " << static_cast<int>(interp) << " " << H
+            << "x" << W << "x" << C << " -> " << ow << "x" << oh << " window " << x0 << "," << y0
+            << " " << cw << "x" << ch;
+      }
+    }
+  }
+  EXPECT_THROW(resize_window(NDArray(Shape{4, 4, 3}, cpu(), DType::kUint8), 8, 8, 4, 4, 5, 5),
+               Error);
 }
 
 TEST(ReadFileBytesTest, Errors) {
