@@ -430,8 +430,9 @@ void Gelu(Exporter& x, Names in, Names out) {
   x.Add("Mul", {h, x.ConstScalar(0.5, t)}, out);
 }
 
-void LeakyReLU(Exporter& x, NodeRef n, Names in, Names out) {
+void LeakyReLU(Exporter& x, NodeRef n, Names in, Names all_out) {
   const auto& p = n.attrs.get<ops::LeakyReLUParam>();
+  const std::vector<std::string> out = {all_out[0]};  // rrelu's mask output is not exported
   if (p.act_type == "leaky") {
     SetFloat(x.Add("LeakyRelu", {in[0]}, out), "alpha", p.slope);
   } else if (p.act_type == "rrelu") {  // inference: the mean slope

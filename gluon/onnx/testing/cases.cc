@@ -261,6 +261,33 @@ Case Misc() {
               {{"data", Shape{2, 3, 4, 4}}, {"ids", Shape{2, 3}}});
 }
 
+Case More() {
+  Symbol x = V("data");
+  Symbol lp =
+      S("Pooling", {x},
+        {{"kernel", "(2, 2)"}, {"stride", "(2, 2)"}, {"pool_type", "lp"}, {"p_value", "2"}});
+  Symbol sa = S("SoftmaxActivation", {lp}, {{"mode", "channel"}});  // (2, 4, 3, 3)
+  Symbol sm = S("softmin", {lp}, {{"axis", "1"}});
+  Symbol sl = S("slice_like", {x, lp}, {{"axes", "(2, 3)"}});  // (2, 4, 3, 3)
+  Symbol rl = S("reshape_like", {S("Flatten", {sl}), sl});
+  Symbol ba = S("broadcast_axis", {S("sum", {rl}, {{"axis", "(1,)"}, {"keepdims", "True"}})},
+                {{"axis", "(1,)"}, {"size", "(4,)"}});
+  Symbol c =
+      S("Cast", {S("_mul_scalar", {S("Cast", {ba}, {{"dtype", "float64"}})}, {{"scalar", "0.5"}})},
+        {{"dtype", "float32"}});
+  Symbol t = S("elemwise_add", {S("elemwise_add", {sa, sm}), c});
+  Symbol tr =
+      S("elemwise_add", {S("log2", {S("_plus_scalar", {S("abs", {t})}, {{"scalar", "1"}})}),
+                         S("arcsin", {S("_mul_scalar", {S("tanh", {t})}, {{"scalar", "0.5"}})})});
+  tr = S("elemwise_add",
+         {tr, S("log10", {S("_plus_scalar", {S("square", {t})}, {{"scalar", "1"}})})});
+  tr = S("elemwise_add", {tr, S("LeakyReLU", {t}, {{"act_type", "rrelu"}})[0]});
+  Symbol pr = S("Pad", {tr}, {{"mode", "reflect"}, {"pad_width", "(0, 0, 0, 0, 1, 1, 1, 1)"}});
+  Symbol am = S("argmin", {x}, {{"axis", "1"}});
+  Symbol sh = S("shape_array", {x});
+  return Make("more", Symbol::Group({pr, am, sh}), {{"data", Shape{2, 4, 6, 6}}});
+}
+
 }  // namespace
 
 NDArray Lcg(const Shape& shape, uint64_t seed, double lo, double hi) {
@@ -275,7 +302,7 @@ NDArray Lcg(const Shape& shape, uint64_t seed, double lo, double hi) {
 
 std::vector<Case> AllCases() {
   sym::NameManager::Reset();  // the same automatic node names on every call
-  return {Cnn(), Mobile(), Dense(), Activations(), Elemwise(), Shapes(), Reduce(), Misc()};
+  return {Cnn(), Mobile(), Dense(), Activations(), Elemwise(), Shapes(), Reduce(), Misc(), More()};
 }
 
 NDArrayVec CaseInputs(const Case& c, int64_t batch) {
