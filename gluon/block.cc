@@ -209,7 +209,10 @@ absl::Status Block::save_parameters(const std::string& filename,
   // Without deduplication shared parameters appear under each name (MXNet < 1.6 behaviour).
   std::function<void(const Block&, const std::string&)> walk = [&](const Block& b,
                                                                    const std::string& prefix) {
-    for (const auto& [n, p] : b.params_) {
+    for (const auto& entry : b.params_) {
+      // (Not a structured binding: clang 14 cannot capture those in the lambda below.)
+      const auto& n = entry.first;
+      const auto& p = entry.second;
       if (deduplicate && std::find(seen.begin(), seen.end(), p.get()) != seen.end()) continue;
       seen.push_back(p.get());
       absl::Status st = StatusFromCall([&] { arrays.push_back({prefix + n, p->data()}); });
@@ -298,7 +301,10 @@ absl::Status Block::load_dict(const std::vector<std::pair<std::string, NDArray>>
     }
   }
   std::map<std::string, ParameterPtr> by_name(params.begin(), params.end());
-  for (const auto& [n, arr] : loaded) {
+  for (const auto& entry : loaded) {
+    // (Not a structured binding: clang 14 cannot capture those in the lambda below.)
+    const auto& n = entry.first;
+    const auto& arr = entry.second;
     auto it = by_name.find(n);
     if (it == by_name.end()) {
       if (o.ignore_extra) continue;

@@ -33,10 +33,14 @@ constexpr uint64_t kMaxDecodedBytes = uint64_t{1} << 31;
 //  - PNG: the pixel data is one deflate stream, and deflate expands at most 1032:1, so the raw
 //    bits of w x h pixels (w * h * channels * bit depth / 8 bytes) need at least 1/1032 of that
 //    in the file. Exact: no valid PNG is refused.
-//  - JPEG: an encoder's first scan codes at least one bit per 8x8 block (the DC difference), so a
-//    real file holds at most 512 pixels per byte. Progressive and arithmetic-coded files can be
-//    much denser in theory (EOB runs), so the bound is 16x that, plus 2^20 pixels for tiny files.
+//  - JPEG, sequential Huffman (baseline): every 8x8 block of the full-resolution component costs
+//    at least 2 bits (a DC code and an end-of-block code, each >= 1 bit), so a valid file holds
+//    at most 256 pixels per byte. Exact: no valid baseline JPEG is refused.
+//  - JPEG, progressive or arithmetic-coded: end-of-band runs can code many blocks in a few bits,
+//    so no exact bound exists; encoders' first (DC) scan costs >= 1 bit per block (<= 512
+//    pixels per byte): 8192 per byte are allowed, plus 2^20 pixels for tiny files.
 constexpr uint64_t kDeflateMaxRatio = 1033;
+constexpr uint64_t kJpegBaselinePixelsPerByte = 256;
 constexpr uint64_t kJpegPixelsPerByte = 8192;
 constexpr uint64_t kJpegFreePixels = uint64_t{1} << 20;
 
@@ -124,10 +128,13 @@ bool RunJpeg(JpegJob* job) {
   jpeg_create_decompress(&job->cinfo);
   jpeg_mem_src(&job->cinfo, job->data, job->size);
   jpeg_read_header(&job->cinfo, TRUE);
-  if (uint64_t{job->cinfo.image_width} * job->cinfo.image_height >
-      kJpegFreePixels + kJpegPixelsPerByte * job->size) {
+  if (const bool dense = job->cinfo.progressive_mode || job->cinfo.arith_code;
+      uint64_t{job->cinfo.image_width} * job->cinfo.image_height >
+      (dense ? kJpegFreePixels + kJpegPixelsPerByte * job->size
+             : kJpegBaselinePixelsPerByte * job->size)) {
     SetBombError(job->error, job->cinfo.image_width, job->cinfo.image_height, job->size,
-                 "a JPEG holds at most 512 pixels per byte; 8192 are allowed");
+                 dense ? "8192 pixels per byte are allowed for progressive/arithmetic JPEGs"
+                       : "a baseline JPEG holds at most 256 pixels per byte");
     jpeg_destroy_decompress(&job->cinfo);
     return false;
   }
