@@ -22,7 +22,9 @@ struct Model {
   std::vector<std::string> data_names;
 };
 
-absl::StatusOr<Model> LoadModel(Device dev, const nd::NDArrayFile& input) {
+// `input` is loaded after the model (the model's errors come first): the export path needs it to
+// tell whether loss-head labels are given.
+absl::StatusOr<Model> LoadModel(Device dev, const std::string& input_path, nd::NDArrayFile& input) {
   Model m;
   if (Given(FLAGS_onnx)) {
     if (Given(FLAGS_symbol) || Given(FLAGS_params))
@@ -33,6 +35,7 @@ absl::StatusOr<Model> LoadModel(Device dev, const nd::NDArrayFile& input) {
     for (const auto& [k, _] : m.block->collect_params()) param_names.insert(k);
     for (const auto& n : m.graph.list_inputs())
       if (!param_names.count(n)) m.data_names.push_back(n);
+    MX_ASSIGN_OR_RETURN(input, nd::load(input_path));
     return m;
   }
   if (!Given(FLAGS_symbol) || !Given(FLAGS_params))
@@ -41,6 +44,7 @@ absl::StatusOr<Model> LoadModel(Device dev, const nd::NDArrayFile& input) {
   const std::string params_path = absl::GetFlag(FLAGS_params);
   MX_ASSIGN_OR_RETURN(m.graph, sym::Symbol::load(absl::GetFlag(FLAGS_symbol)));
   MX_ASSIGN_OR_RETURN(nd::NDArrayFile params, nd::load(params_path));
+  MX_ASSIGN_OR_RETURN(input, nd::load(input_path));
   // Graph inputs not provided by the params file are the data inputs, except the labels of
   // loss heads (softmax_label of a Module-era export): inference runs without them, unless the
   // input file holds them (by name, or as extra unnamed arrays).
@@ -70,8 +74,8 @@ absl::Status RunPredict(const std::vector<std::string>&) {
   const std::string input_path = absl::GetFlag(FLAGS_input);
   const std::string output_path = absl::GetFlag(FLAGS_output);
   MX_ASSIGN_OR_RETURN(Device dev, ParseDevice(absl::GetFlag(FLAGS_device)));
-  MX_ASSIGN_OR_RETURN(nd::NDArrayFile input, nd::load(input_path));
-  MX_ASSIGN_OR_RETURN(Model model, LoadModel(dev, input));
+  nd::NDArrayFile input;
+  MX_ASSIGN_OR_RETURN(Model model, LoadModel(dev, input_path, input));
   const std::vector<std::string>& data_names = model.data_names;
   const sym::Symbol& graph = model.graph;
   auto block = model.block;
