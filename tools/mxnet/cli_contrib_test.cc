@@ -17,29 +17,14 @@
 
 #include "gluon/contrib/record_io.h"
 #include "gluon/contrib/tensorboard.pb.h"
+#include "tools/mxnet/cli_testing.h"
 
 namespace mxnet {
 namespace {
 
-struct Result {
-  int code;
-  std::string output;  // stdout + stderr
-};
-
-Result RunTool(const std::string& args) {
-  std::string cmd = "tools/mxnet/mxnet " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf;
-  while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-std::string Tmp(const std::string& n) {
-  const char* d = std::getenv("TEST_TMPDIR");
-  return std::string(d ? d : "/tmp") + "/" + n;
-}
+using cli::testing::Result;
+using cli::testing::RunTool;
+using cli::testing::Tmp;
 
 // --logdir: TensorBoard events per epoch, parsed back with our protos (the conformance report
 // reads the same files with TensorBoard's own EventAccumulator). The scalars equal what the run

@@ -13,24 +13,14 @@
 
 #include "ndarray/io.h"
 #include "ndarray/testing/op_testing.h"
+#include "tools/mxnet/cli_testing.h"
 
 namespace mxnet {
 namespace {
 
-struct Result {
-  int code;
-  std::string output;  // stdout + stderr
-};
-
-Result RunTool(const std::string& args) {
-  std::string cmd = "tools/mxnet/mxnet " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf;
-  while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using cli::testing::Result;
+using cli::testing::RunTool;
+using cli::testing::Tmp;
 
 std::string SharedModels() {
   for (const char* base : std::initializer_list<const char*>{std::getenv("MXNET_SHARED_DIR"),
@@ -43,11 +33,6 @@ std::string SharedModels() {
     }
   }
   return "";
-}
-
-std::string Tmp(const std::string& n) {
-  const char* d = std::getenv("TEST_TMPDIR");
-  return std::string(d ? d : "/tmp") + "/" + n;
 }
 
 TEST(Cli, HelpAndUnknownCommand) {
