@@ -333,20 +333,28 @@ Handler Scalar(const std::string& op, bool rev, bool compare = false, bool negat
 
 void Identity(Exporter& x, NodeRef, Names in, Names out) { x.Add("Identity", {in[0]}, out); }
 
-void Convolution(Exporter& x, NodeRef n, Names in, Names out) {
-  const auto& p = n.attrs.get<ops::ConvolutionParam>();
+// Conv/ConvTranspose attributes shared by Convolution and Deconvolution, in the order the
+// committed exports have them: kernel_shape, strides, dilations, symmetric pads (begin = end =
+// MXNet's pad). The callers add output_padding (ConvTranspose) and group after them.
+template <typename P>
+void SetConvAttrs(::onnx::NodeProto* q, const P& p) {
   const int nd = p.kernel.ndim();
-  if (p.layout && !StartsWith(*p.layout, "NC"))
-    Fail(n, StrCat("layout ", *p.layout, " is not exportable (ONNX Conv is channels-first)"));
-  std::vector<std::string> args = {in[0], in[1]};
-  if (!p.no_bias) args.push_back(in[2]);
-  auto* q = x.Add("Conv", args, out);
   SetInts(q, "kernel_shape", p.kernel.ToVector());
   SetInts(q, "strides", Filled(p.stride, nd, 1));
   SetInts(q, "dilations", Filled(p.dilate, nd, 1));
   Ints pad = Filled(p.pad, nd, 0), pads = pad;
   pads.insert(pads.end(), pad.begin(), pad.end());
   SetInts(q, "pads", pads);
+}
+
+void Convolution(Exporter& x, NodeRef n, Names in, Names out) {
+  const auto& p = n.attrs.get<ops::ConvolutionParam>();
+  if (p.layout && !StartsWith(*p.layout, "NC"))
+    Fail(n, StrCat("layout ", *p.layout, " is not exportable (ONNX Conv is channels-first)"));
+  std::vector<std::string> args = {in[0], in[1]};
+  if (!p.no_bias) args.push_back(in[2]);
+  auto* q = x.Add("Conv", args, out);
+  SetConvAttrs(q, p);
   SetInt(q, "group", p.num_group);
 }
 
@@ -361,12 +369,7 @@ void Deconvolution(Exporter& x, NodeRef n, Names in, Names out) {
   std::vector<std::string> args = {in[0], in[1]};
   if (!p.no_bias) args.push_back(in[2]);
   auto* q = x.Add("ConvTranspose", args, out);
-  SetInts(q, "kernel_shape", p.kernel.ToVector());
-  SetInts(q, "strides", Filled(p.stride, nd, 1));
-  SetInts(q, "dilations", Filled(p.dilate, nd, 1));
-  Ints pad = Filled(p.pad, nd, 0), pads = pad;
-  pads.insert(pads.end(), pad.begin(), pad.end());
-  SetInts(q, "pads", pads);
+  SetConvAttrs(q, p);
   SetInts(q, "output_padding", Filled(p.adj, nd, 0));
   SetInt(q, "group", p.num_group);
 }
