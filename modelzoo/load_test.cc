@@ -11,31 +11,11 @@
 namespace mxnet::gluon::model_zoo::vision {
 namespace {
 
+using testing::BuildLoadCase;
 using testing::CloseTo;
 using testing::DeterministicValues;
 using testing::ReadJson;
 using testing::ShapeFromJson;
-
-// The constructors of gen_modelzoo_refs.py's LOAD_CASES.
-std::shared_ptr<HybridBlock> Build(const std::string& c) {
-  if (c == "mobilenet0.25_c10") return get_model("mobilenet0.25", {.classes = 10});
-  if (c == "resnet_v1_tiny")
-    return std::make_shared<ResNetV1>(residual_block<BasicBlockV1>(), std::vector<int>{1, 1, 1, 1},
-                                      std::vector<int64_t>{8, 8, 16, 32, 64}, 10, true);
-  if (c == "resnet_v1b_tiny")
-    return std::make_shared<ResNetV1>(residual_block<BottleneckV1>(), std::vector<int>{1, 2},
-                                      std::vector<int64_t>{16, 32, 64}, 10);
-  if (c == "resnet_v2_tiny")
-    return std::make_shared<ResNetV2>(residual_block<BottleneckV2>(), std::vector<int>{1, 2},
-                                      std::vector<int64_t>{16, 32, 64}, 10);
-  if (c == "resnet_v2b_tiny")
-    return std::make_shared<ResNetV2>(residual_block<BasicBlockV2>(), std::vector<int>{2, 1},
-                                      std::vector<int64_t>{8, 8, 16}, 10, true);
-  if (c == "densenet_tiny")
-    return std::make_shared<DenseNet>(8, 4, std::vector<int>{2, 2}, 2, 0.1, 10);
-  ADD_FAILURE() << "unknown case " << c;
-  return nullptr;
-}
 
 std::vector<std::string> Cases() {
   std::vector<std::string> out;
@@ -58,7 +38,7 @@ class LoadMxnetParams : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(LoadMxnetParams, ImperativeAndHybridizedOutputs) {
-  auto net = Build(GetParam());
+  auto net = BuildLoadCase(GetParam());
   absl::Status st = net->load_parameters(path);
   ASSERT_TRUE(st.ok()) << st;
   NDArray x = DeterministicValues("input", in_shape);
@@ -69,7 +49,7 @@ TEST_P(LoadMxnetParams, ImperativeAndHybridizedOutputs) {
 }
 
 TEST_P(LoadMxnetParams, SaveParametersWritesMxnetsKeys) {
-  auto net = Build(GetParam());
+  auto net = BuildLoadCase(GetParam());
   ASSERT_TRUE(net->load_parameters(path).ok());
   std::string out = testing::MakeTempDir("save_" + GetParam()) + "/net.params";
   ASSERT_TRUE(net->save_parameters(out).ok());
@@ -86,7 +66,7 @@ TEST_P(LoadMxnetParams, SaveParametersWritesMxnetsKeys) {
 }
 
 TEST_P(LoadMxnetParams, ExportImportRoundTrip) {
-  auto net = Build(GetParam());
+  auto net = BuildLoadCase(GetParam());
   ASSERT_TRUE(net->load_parameters(path).ok());
   net->hybridize();
   NDArray x = DeterministicValues("input", in_shape);

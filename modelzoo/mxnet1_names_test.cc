@@ -14,6 +14,7 @@
 namespace mxnet::gluon::model_zoo::vision {
 namespace {
 
+using testing::BuildLoadCase;
 using testing::CloseTo;
 using testing::DeterministicValues;
 using testing::ReadJson;
@@ -42,20 +43,6 @@ TEST(Mxnet1Names, EveryParameterOfTwelveNetsAsMxnetNamesIt) {
   }
 }
 
-// The small nets of testdata/load (MXNet's save_parameters with MXNet's outputs).
-std::shared_ptr<HybridBlock> Build(const std::string& c) {
-  if (c == "resnet_v1b_tiny")
-    return std::make_shared<ResNetV1>(residual_block<BottleneckV1>(), std::vector<int>{1, 2},
-                                      std::vector<int64_t>{16, 32, 64}, 10);
-  if (c == "resnet_v2b_tiny")
-    return std::make_shared<ResNetV2>(residual_block<BasicBlockV2>(), std::vector<int>{2, 1},
-                                      std::vector<int64_t>{8, 8, 16}, 10, true);
-  if (c == "densenet_tiny")
-    return std::make_shared<DenseNet>(8, 4, std::vector<int>{2, 2}, 2, 0.1, 10);
-  ADD_FAILURE() << "unknown case " << c;
-  return nullptr;
-}
-
 class Mxnet1Files : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
@@ -66,7 +53,7 @@ class Mxnet1Files : public ::testing::TestWithParam<std::string> {
   }
   std::string Dir() const { return "modelzoo/testdata/mxnet1/" + GetParam(); }
   std::shared_ptr<HybridBlock> Loaded() {
-    auto net = Build(GetParam());
+    auto net = BuildLoadCase(GetParam());
     absl::Status st = net->load_parameters("modelzoo/testdata/load/" + GetParam() + ".params");
     EXPECT_TRUE(st.ok()) << st;
     return net;
@@ -93,13 +80,13 @@ class Mxnet1Files : public ::testing::TestWithParam<std::string> {
 // into our net by name and give MXNet's outputs.
 TEST_P(Mxnet1Files, MxnetsExportAndSaveParamsFilesLoad) {
   for (const char* file : {"-export.params", "-save_params.params"}) {
-    auto net = Build(GetParam());
+    auto net = BuildLoadCase(GetParam());
     absl::Status st = net->load_parameters(Dir() + file);
     ASSERT_TRUE(st.ok()) << file << ": " << st;
     net->hybridize();
     EXPECT_TRUE(CloseTo((*net)(x), want)) << file;
   }
-  auto net = Build(GetParam());
+  auto net = BuildLoadCase(GetParam());
   ASSERT_TRUE(net->load_params(Dir() + "-save_params.params").ok());
 }
 
@@ -143,7 +130,7 @@ TEST_P(Mxnet1Files, SaveParametersInMxnet1NamesRoundTrips) {
   for (const auto& k : Keys(Dir() + "-export.params")) full.insert(Ours(k.substr(4)));
   EXPECT_EQ(Keys(dir + "/full.params"), full);
   for (const char* f : {"/full.params", "/stripped.params", "/old.params"}) {
-    auto fresh = Build(GetParam());
+    auto fresh = BuildLoadCase(GetParam());
     absl::Status st = fresh->load_parameters(dir + f);
     ASSERT_TRUE(st.ok()) << f << ": " << st;
     fresh->hybridize();
@@ -155,7 +142,7 @@ INSTANTIATE_TEST_SUITE_P(Mxnet191, Mxnet1Files,
                          ::testing::Values("resnet_v1b_tiny", "resnet_v2b_tiny", "densenet_tiny"));
 
 TEST(Mxnet1Names, ErrorsNameWhatIsWrong) {
-  auto net = Build("densenet_tiny");
+  auto net = BuildLoadCase("densenet_tiny");
   ASSERT_TRUE(net->load_parameters("modelzoo/testdata/load/densenet_tiny.params").ok());
   net->hybridize();
   (*net)(DeterministicValues("input", Shape{1, 3, 56, 56}));
@@ -164,12 +151,12 @@ TEST(Mxnet1Names, ErrorsNameWhatIsWrong) {
   EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(st.message().find("kMxnet1Stripped"), std::string::npos) << st;
   // A 1.x file of another net: the key that fits nothing is named.
-  auto other = Build("resnet_v2b_tiny");
+  auto other = BuildLoadCase("resnet_v2b_tiny");
   st = other->load_parameters("modelzoo/testdata/mxnet1/densenet_tiny-save_params.params");
   EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << st;
   EXPECT_NE(st.message().find("Parameter 'batchnorm2_beta' loaded from"), std::string::npos) << st;
   // ... and with a 1.x file that lacks one of ours, the missing parameter (structured name).
-  st = Build("densenet_tiny")
+  st = BuildLoadCase("densenet_tiny")
            ->load_parameters("modelzoo/testdata/mxnet1/resnet_v2b_tiny-save_params.params");
   EXPECT_EQ(st.code(), absl::StatusCode::kNotFound) << st;
   EXPECT_NE(st.message().find("Parameter 'features."), std::string::npos) << st;
@@ -217,7 +204,7 @@ TEST(Mxnet1Names, UserBlocksNameLikeNameScopedMxnet1Blocks) {
 
 // MXNet 1.x ParameterDict.save(strip_prefix) / load(restore_prefix), update.
 TEST(ParameterDictFiles, SaveStripPrefixLoadRestorePrefix) {
-  auto net = Build("resnet_v2b_tiny");
+  auto net = BuildLoadCase("resnet_v2b_tiny");
   ASSERT_TRUE(net->load_parameters("modelzoo/testdata/load/resnet_v2b_tiny.params").ok());
   ParameterDict features = net->collect_params("features\\..*");
   ASSERT_FALSE(features.empty());
@@ -230,7 +217,7 @@ TEST(ParameterDictFiles, SaveStripPrefixLoadRestorePrefix) {
   EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(st.message().find("does not start with it"), std::string::npos) << st;
   // Into a fresh net's features: restore_prefix puts the prefix back.
-  auto fresh = Build("resnet_v2b_tiny");
+  auto fresh = BuildLoadCase("resnet_v2b_tiny");
   ParameterDict target = fresh->collect_params("features\\..*");
   st = target.load(dir + "/f.params", {cpu()}, false, false, "features.");
   ASSERT_TRUE(st.ok()) << st;

@@ -65,4 +65,28 @@ std::string MakeTempDir(const std::string& name) {
   return p.string();
 }
 
+std::shared_ptr<HybridBlock> BuildLoadCase(const std::string& name) {
+  if (name == "mobilenet0.25_c10") return vision::get_model("mobilenet0.25", {.classes = 10});
+  if (name == "resnet_v1_tiny")
+    return std::make_shared<vision::ResNetV1>(vision::residual_block<vision::BasicBlockV1>(),
+                                              std::vector<int>{1, 1, 1, 1},
+                                              std::vector<int64_t>{8, 8, 16, 32, 64}, 10, true);
+  if (name == "resnet_v1b_tiny")
+    return std::make_shared<vision::ResNetV1>(vision::residual_block<vision::BottleneckV1>(),
+                                              std::vector<int>{1, 2},
+                                              std::vector<int64_t>{16, 32, 64}, 10);
+  if (name == "resnet_v2_tiny")
+    return std::make_shared<vision::ResNetV2>(vision::residual_block<vision::BottleneckV2>(),
+                                              std::vector<int>{1, 2},
+                                              std::vector<int64_t>{16, 32, 64}, 10);
+  if (name == "resnet_v2b_tiny")
+    return std::make_shared<vision::ResNetV2>(vision::residual_block<vision::BasicBlockV2>(),
+                                              std::vector<int>{2, 1},
+                                              std::vector<int64_t>{8, 8, 16}, 10, true);
+  if (name == "densenet_tiny")
+    return std::make_shared<vision::DenseNet>(8, 4, std::vector<int>{2, 2}, 2, 0.1, 10);
+  ADD_FAILURE() << "unknown case " << name;
+  return nullptr;
+}
+
 }  // namespace mxnet::gluon::model_zoo::testing

@@ -1,6 +1,7 @@
 // Test helpers of //modelzoo: reference JSON, shape-only inference, closeness.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -29,6 +30,10 @@ double MaxRelError(const NDArray& actual, const NDArray& expected);
 // Passes when the shapes match and MaxRelError < tol.
 ::testing::AssertionResult CloseTo(const NDArray& actual, const NDArray& expected,
                                    double tol = 1e-4);
+
+// The small nets of testdata/load by case name (gen_modelzoo_refs.py's LOAD_CASES: e.g.
+// "resnet_v1b_tiny", "densenet_tiny"), uninitialized; an unknown name fails the test (nullptr).
+std::shared_ptr<HybridBlock> BuildLoadCase(const std::string& name);
 
 // A fresh empty directory under TEST_TMPDIR (or /tmp).
 std::string MakeTempDir(const std::string& name);
