@@ -96,5 +96,9 @@ int main(void) {
   F(mxc_custom_op_def, backward);
   F(mxc_custom_op_def, infer_shape);
   F(mxc_custom_op_def, infer_type);
+  S(mxc_onnx_export_options);
+  F(mxc_onnx_export_options, struct_size);
+  F(mxc_onnx_export_options, opset);
+  F(mxc_onnx_export_options, static_batch);
   return 0;
 }

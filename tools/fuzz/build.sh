@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ALL=(ndarray_params_fuzzer ndarray_npy_fuzzer symbol_json_fuzzer image_fuzzer model_store_fuzzer
-     c_api_symbol_fuzzer c_api_ndarray_fuzzer c_api_image_fuzzer)
+     onnx_fuzzer c_api_symbol_fuzzer c_api_ndarray_fuzzer c_api_image_fuzzer c_api_onnx_fuzzer)
 targets=("$@")
 ((${#targets[@]})) || targets=("${ALL[@]}")
 labels=()

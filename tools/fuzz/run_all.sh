@@ -18,7 +18,7 @@ shift
 WORK="${MXNET_FUZZ_WORK:-/tmp/mxnet-fuzz}"
 SHARED="${MXNET_SHARED_DIR:-$(cd .. && pwd)/shared}"
 ALL=(ndarray_params_fuzzer ndarray_npy_fuzzer symbol_json_fuzzer image_fuzzer model_store_fuzzer
-     c_api_symbol_fuzzer c_api_ndarray_fuzzer c_api_image_fuzzer)
+     onnx_fuzzer c_api_symbol_fuzzer c_api_ndarray_fuzzer c_api_image_fuzzer c_api_onnx_fuzzer)
 targets=("$@")
 ((${#targets[@]})) || targets=("${ALL[@]}")
 
@@ -47,6 +47,8 @@ target_config() {
       SEEDS=("${images[@]}"); DICT=tools/fuzz/dicts/image.dict; MAX_LEN=262144 ;;
     model_store_fuzzer)
       SEEDS=(ndarray/testdata/mx); MAX_LEN=4096 ;;
+    onnx_fuzzer|c_api_onnx_fuzzer)
+      SEEDS=(gluon/onnx/testdata); MAX_LEN=1048576 ;;
     *) echo "unknown target $1" >&2; return 1 ;;
   esac
 }

@@ -10,6 +10,7 @@
 #include "mxc/gluon.h"
 #include "mxc/log.h"
 #include "mxc/ndarray.h"
+#include "mxc/onnx.h"
 #include "mxc/ops.h"
 #include "mxc/symbol.h"
 #include "mxc/training.h"

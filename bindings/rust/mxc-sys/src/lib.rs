@@ -1,5 +1,5 @@
 //! Raw declarations of `libmxc.so.1`, the stable C ABI of mxnet-cpp (`c_api/include/mxc/*.h`,
-//! ABI 1.1). One item per C declaration, same names, `core::ffi` types; the rules (errors as
+//! ABI 1.2). One item per C declaration, same names, `core::ffi` types; the rules (errors as
 //! owned `*mut mxc_status`, +1 handle references, out-parameters written only on success, the
 //! threading contract) are those of `c_api/README.md` and `mxc/base.h`. The safe API is the
 //! `mxnet` crate.
@@ -46,7 +46,7 @@ opaque_types! {
 // ---- base.h ----
 
 pub const MXC_ABI_MAJOR: u32 = 1;
-pub const MXC_ABI_MINOR: u32 = 1;
+pub const MXC_ABI_MINOR: u32 = 2;
 pub const MXC_ABI_VERSION: u32 = (MXC_ABI_MAJOR << 16) | MXC_ABI_MINOR;
 
 /// Status codes (absl::StatusCode numbering).
@@ -365,6 +365,17 @@ pub type mxc_log_fn = Option<
         total: i64,
     ) -> *mut mxc_status,
 >;
+
+// ---- onnx.h (ABI 1.2) ----
+
+/// ONNX export options (`mxc_block_export_onnx`); zero fields mean the defaults.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct mxc_onnx_export_options {
+    pub struct_size: usize,
+    pub opset: i32,
+    pub static_batch: i32,
+}
 
 pub const MXC_LAST_BATCH_KEEP: i32 = 0;
 pub const MXC_LAST_BATCH_DISCARD: i32 = 1;
@@ -992,5 +1003,33 @@ extern "C" {
         message: *const c_char,
         done: i64,
         total: i64,
+    ) -> *mut mxc_status;
+
+    // ---- onnx.h (ABI 1.2) ----
+    pub fn mxc_onnx_opsets(
+        export_min: *mut i32,
+        export_max: *mut i32,
+        import_min: *mut i32,
+        import_max: *mut i32,
+    );
+    pub fn mxc_block_export_onnx(
+        ctx: *mut mxc_ctx,
+        block: *mut mxc_block,
+        ndims: *const usize,
+        dims: *const i64,
+        num_inputs: usize,
+        path: *const c_char,
+        options: *const mxc_onnx_export_options,
+    ) -> *mut mxc_status;
+    pub fn mxc_symbol_block_imports_onnx(
+        path: *const c_char,
+        device: mxc_device,
+        out: *mut *mut mxc_block,
+    ) -> *mut mxc_status;
+    pub fn mxc_symbol_block_imports_onnx_bytes(
+        data: *const c_void,
+        nbytes: usize,
+        device: mxc_device,
+        out: *mut *mut mxc_block,
     ) -> *mut mxc_status;
 }
