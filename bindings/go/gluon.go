@@ -596,3 +596,64 @@ func paramsPtr(hs []*C.mxc_parameter) **C.mxc_parameter {
 	}
 	return (**C.mxc_parameter)(unsafe.Pointer(&hs[0]))
 }
+
+// ExportONNX writes the block with its parameters as an ONNX model (mx.onnx.export_model; ABI
+// 1.2) at opset 13..17 (0: 13) whose data inputs have inputShapes (NCHW for images; named "data"
+// or "data0"...); dim 0 is the symbolic batch unless staticBatch. A block never called is
+// hybridized and run once on zeros under ctx (nil: predict mode, cpu(0)). ImportONNX reads it
+// back. Errors: INVALID_ARGUMENT naming an operator without an ONNX mapping, a bad opset or
+// shape; FAILED_PRECONDITION for uninitialized parameters; I/O. Goroutines: writes the block
+// when it must trace it first, else reads it.
+func (b *Block) ExportONNX(ctx *Ctx, inputShapes [][]int64, path string, opset int, staticBatch bool) error {
+	p, err := cstr(path, "path")
+	if err != nil {
+		return err
+	}
+	ndims := make([]C.size_t, len(inputShapes)+1) // +1: a valid pointer for no inputs
+	var dims []C.int64_t
+	for i, s := range inputShapes {
+		ndims[i] = C.size_t(len(s))
+		for _, d := range s {
+			dims = append(dims, C.int64_t(d))
+		}
+	}
+	dims = append(dims, 0) // a valid pointer for zero dims
+	c, err := ctx.acquire()
+	if err != nil {
+		return err
+	}
+	defer ctx.release()
+	o := C.mxc_onnx_export_options{struct_size: C.sizeof_mxc_onnx_export_options, opset: C.int32_t(opset),
+		static_batch: boolInt(staticBatch)}
+	return blockCall(b, func(h *C.mxc_block) *C.mxc_status {
+		return C.mxc_block_export_onnx(c, h, &ndims[0], &dims[0], C.size_t(len(inputShapes)), p.ptr(), &o)
+	})
+}
+
+// ImportONNX reads an ONNX model file as a SymbolBlock (mx.onnx.import_model; ABI 1.2): its
+// inputs are the model's non-initializer graph inputs (in order), its parameters the
+// initializers, on dev. Errors: NOT_FOUND for a missing file; INVALID_ARGUMENT for a corrupt
+// model, unknown operators (naming op and node), an opset outside 7..21, external data escaping
+// the model's directory.
+func ImportONNX(path string, dev Device) (*Block, error) {
+	p, err := cstr(path, "path")
+	if err != nil {
+		return nil, err
+	}
+	var h *C.mxc_block
+	err = statusErr(C.mxc_symbol_block_imports_onnx(p.ptr(), dev.c(), &h))
+	return blockResult(h, err)
+}
+
+// ImportONNXBytes is ImportONNX from the bytes of a serialized model (copied; models with
+// external data are refused).
+func ImportONNXBytes(model []byte, dev Device) (*Block, error) {
+	var data unsafe.Pointer
+	if len(model) > 0 {
+		data = unsafe.Pointer(&model[0])
+	}
+	var h *C.mxc_block
+	err := statusErr(C.mxc_symbol_block_imports_onnx_bytes(data, C.size_t(len(model)), dev.c(), &h))
+	runtime.KeepAlive(model)
+	return blockResult(h, err)
+}

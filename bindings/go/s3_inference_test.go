@@ -102,6 +102,27 @@ func TestS3InferenceOnRealFiles(t *testing.T) {
 		near(t, got, must(want[0].Float32s()), 1e-5)
 	})
 
+	t.Run("ONNX round trip", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "resnet20.onnx")
+		ok(net.ExportONNX(nil, [][]int64{{1, 3, 32, 32}}, path, 17, false))
+		fromFile := must(mxnet.ImportONNX(path, mxnet.CPU))
+		defer fromFile.Close()
+		model := must(os.ReadFile(path))
+		fromBytes := must(mxnet.ImportONNXBytes(model, mxnet.CPU))
+		defer fromBytes.Close()
+		for _, b := range []*mxnet.Block{fromFile, fromBytes} {
+			y := must(b.Forward(nil, xs[0]))
+			near(t, must(y.Float32s()), got, 1e-4)
+			y.Close()
+		}
+		if _, err := mxnet.ImportONNXBytes(model[:len(model)/2], mxnet.CPU); err == nil || !strings.Contains(err.Error(), "ONNX") {
+			t.Errorf("truncated model: got %v, want an error naming ONNX", err)
+		}
+		if err := net.ExportONNX(nil, [][]int64{{1, 3, 32, 32}}, path+".x", 12, false); err == nil || !strings.Contains(err.Error(), "opset") {
+			t.Errorf("opset 12: got %v, want an error naming the opset", err)
+		}
+	})
+
 	t.Run("model zoo resnet18_v1", func(t *testing.T) { modelZooResNet18(t, cat) })
 }
 

@@ -101,6 +101,33 @@ impl Block {
         })
     }
 
+    /// MXNet's `mx.onnx.import_model` as a block: an ONNX model file read as a SymbolBlock whose
+    /// inputs are the model's non-initializer graph inputs (in order) and whose parameters are
+    /// its initializers, on `device`. Errors: `NotFound` for a missing file; `InvalidArgument`
+    /// for a corrupt model, unknown operators (naming op and node), an opset outside 7..21,
+    /// external data escaping the model's directory. (ABI 1.2)
+    pub fn imports_onnx(path: impl AsRef<Path>, device: Device) -> Result<Block> {
+        ensure_abi()?;
+        let p = path_cstring(path.as_ref())?;
+        Block::out(|o| unsafe {
+            sys::mxc_symbol_block_imports_onnx(p.as_ptr(), device.to_raw(), o)
+        })
+    }
+
+    /// As [`imports_onnx`](Self::imports_onnx) from the bytes of a serialized ONNX model (models
+    /// with external data are refused).
+    pub fn imports_onnx_bytes(bytes: &[u8], device: Device) -> Result<Block> {
+        ensure_abi()?;
+        Block::out(|o| unsafe {
+            sys::mxc_symbol_block_imports_onnx_bytes(
+                bytes.as_ptr().cast(),
+                bytes.len(),
+                device.to_raw(),
+                o,
+            )
+        })
+    }
+
     /// `SymbolBlock(outputs, inputs)`: a block over the graph `outputs` (a group for several)
     /// with data inputs `input_names`; every other variable becomes a parameter named after it
     /// (auxiliary states with grad_req null), uninitialized (call
@@ -210,6 +237,44 @@ impl Block {
     pub fn export(&self, path: impl AsRef<Path>, epoch: i32) -> Result<()> {
         let p = path_cstring(path.as_ref())?;
         check(unsafe { sys::mxc_block_export(self.as_raw(), p.as_ptr(), epoch) })
+    }
+
+    /// `HybridBlock.export` to ONNX (`mx.onnx.export_model`): writes the block with its
+    /// parameters as an ONNX model at `opset` (13..=17) whose data inputs have `input_shapes`
+    /// (NCHW for images; named "data" or "data0".."); dim 0 is the symbolic batch unless
+    /// `static_batch`. A block never called is hybridized and run once on zeros under the
+    /// thread's [`Context`]. Errors: `InvalidArgument` naming an operator without an ONNX
+    /// mapping, a bad opset or shape; `FailedPrecondition` for uninitialized parameters. (ABI 1.2)
+    pub fn export_onnx(
+        &self,
+        input_shapes: &[&[i64]],
+        path: impl AsRef<Path>,
+        opset: i32,
+        static_batch: bool,
+    ) -> Result<()> {
+        let p = path_cstring(path.as_ref())?;
+        let ndims: Vec<usize> = input_shapes.iter().map(|s| s.len()).collect();
+        let dims: Vec<i64> = input_shapes
+            .iter()
+            .flat_map(|s| s.iter().copied())
+            .collect();
+        let o = sys::mxc_onnx_export_options {
+            struct_size: std::mem::size_of::<sys::mxc_onnx_export_options>(),
+            opset,
+            static_batch: static_batch as i32,
+        };
+        let ctx = current_raw()?;
+        check(unsafe {
+            sys::mxc_block_export_onnx(
+                ctx,
+                self.as_raw(),
+                ndims.as_ptr(),
+                dims.as_ptr(),
+                ndims.len(),
+                p.as_ptr(),
+                &o,
+            )
+        })
     }
 
     /// `save_parameters(path)`: parameters by structured name ("features.0.weight") in MXNet's

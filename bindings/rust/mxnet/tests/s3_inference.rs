@@ -174,3 +174,45 @@ fn s3_model_zoo_resnet18_hybridizes_and_gives_the_cpp_output() {
     assert_eq!(ours, run_cli(&cli_args));
     assert_eq!(ours.lines().count(), 11, "{ours}");
 }
+
+/// ONNX (ABI 1.2): the real CIFAR export written as ONNX and read back (file and bytes) gives
+/// the logits of the original block for the real photo, also at batch 2 (dynamic batch); a
+/// corrupt model and a bad opset are errors naming the problem.
+#[test]
+fn s3_cifar_export_round_trips_through_onnx() {
+    let m = models();
+    let net = Block::imports(
+        m.join("cifar_resnet20_v1-symbol.json"),
+        &["data"],
+        Some(&m.join("cifar_resnet20_v1-0000.params")),
+        Device::CPU,
+    )
+    .unwrap();
+    let dir = tmp_dir("s3-onnx");
+    let path = dir.join("resnet20.onnx");
+    net.export_onnx(&[&[1, 3, 32, 32]], &path, 17, false)
+        .unwrap();
+    let x = cifar_input("cat.jpg");
+    let want = net.forward(&x).unwrap().to_vec::<f32>().unwrap();
+    let from_file = Block::imports_onnx(&path, Device::CPU).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    let from_bytes = Block::imports_onnx_bytes(&bytes, Device::CPU).unwrap();
+    for b in [&from_file, &from_bytes] {
+        let got = b.forward(&x).unwrap().to_vec::<f32>().unwrap();
+        assert_eq!(got.len(), 10);
+        for (g, w) in got.iter().zip(&want) {
+            assert!((g - w).abs() <= 1e-4 * (1.0 + w.abs()), "{g} vs {w}");
+        }
+    }
+    let x2 = mxnet::invoke("Concat", &[&x, &x], &[("dim", "0"), ("num_args", "2")])
+        .unwrap()
+        .remove(0);
+    let got2 = from_file.forward(&x2).unwrap();
+    assert_eq!(got2.shape().unwrap(), [2, 10]);
+    let e = Block::imports_onnx_bytes(&bytes[..bytes.len() / 2], Device::CPU).unwrap_err();
+    assert!(e.to_string().contains("ONNX"), "{e}");
+    let e = net
+        .export_onnx(&[&[1, 3, 32, 32]], dir.join("x.onnx"), 12, false)
+        .unwrap_err();
+    assert!(e.to_string().contains("opset"), "{e}");
+}

@@ -1648,6 +1648,63 @@ JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_blockExport(JNIEnv* env, jclass 
   failed(env, s);
 }
 
+/* ONNX (ABI 1.2). ndims[i] dims of input i, one input after the other in dims. */
+JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_blockExportOnnx(JNIEnv* env, jclass cls, jlong ctx,
+                                                                jlong b, jlongArray ndims,
+                                                                jlongArray dims_, jstring path,
+                                                                jint opset,
+                                                                jboolean static_batch) {
+  (void)cls;
+  dims nd, d;
+  cstr p;
+  if (dims_get(env, ndims, &nd)) return;
+  if (dims_get(env, dims_, &d)) {
+    dims_free(&nd);
+    return;
+  }
+  if (cstr_get(env, path, &p)) {
+    dims_free(&d), dims_free(&nd);
+    return;
+  }
+  size_t* n = (size_t*)malloc((nd.n + 1) * sizeof(size_t));
+  if (!n) {
+    cstr_free(&p), dims_free(&d), dims_free(&nd);
+    throw_oom(env);
+    return;
+  }
+  for (size_t i = 0; i < nd.n; i++) n[i] = nd.v[i] < 0 ? (size_t)-1 : (size_t)nd.v[i];
+  mxc_onnx_export_options o;
+  memset(&o, 0, sizeof o);
+  o.struct_size = sizeof o;
+  o.opset = opset;
+  o.static_batch = static_batch ? 1 : 0;
+  mxc_status* s = mxc_block_export_onnx(H(mxc_ctx, ctx), H(mxc_block, b), n, d.v, nd.n, p.p, &o);
+  free(n);
+  cstr_free(&p), dims_free(&d), dims_free(&nd);
+  failed(env, s);
+}
+
+JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_symbolBlockImportsOnnx(JNIEnv* env, jclass cls,
+                                                                        jstring path, jbyteArray bytes,
+                                                                        jint type, jint id) {
+  (void)cls;
+  mxc_block* out = NULL;
+  mxc_status* s;
+  if (path) {
+    cstr p;
+    if (cstr_get(env, path, &p)) return 0;
+    s = mxc_symbol_block_imports_onnx(p.p, dev(type, id), &out);
+    cstr_free(&p);
+  } else {
+    jsize n = (*env)->GetArrayLength(env, bytes);
+    jbyte* m = (*env)->GetByteArrayElements(env, bytes, NULL);
+    if (!m) return 0;
+    s = mxc_symbol_block_imports_onnx_bytes(m, (size_t)n, dev(type, id), &out);
+    (*env)->ReleaseByteArrayElements(env, bytes, m, JNI_ABORT);
+  }
+  return failed(env, s) ? 0 : J(out);
+}
+
 JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_blockSaveParameters(JNIEnv* env, jclass cls,
                                                                     jlong b, jstring path) {
   (void)cls;

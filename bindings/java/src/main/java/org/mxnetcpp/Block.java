@@ -184,6 +184,74 @@ public class Block extends NativeResource {
   }
 
   /**
+   * Writes the block with its parameters as an ONNX model (mx.onnx.export_model; ABI 1.2) whose
+   * data inputs have {@code inputShapes} (NCHW for images; named "data" or "data0"...). A block
+   * never called is hybridized and run once on zeros under the current ctx (so this takes the
+   * write lock). {@link #importsOnnx(Path)} reads it back.
+   *
+   * @param inputShapes the shape of each data input; dim 0 is the batch
+   * @param path the .onnx file (temporary file + rename)
+   * @param opset 13..17 (0: 13)
+   * @param staticBatch true: every dim fixed; false: dim 0 is the symbolic batch "N"
+   * @throws MXNetException INVALID_ARGUMENT naming an operator without an ONNX mapping, a bad
+   *     opset or shape; FAILED_PRECONDITION for uninitialized parameters; the file system's errors
+   */
+  public void exportOnnx(long[][] inputShapes, Path path, int opset, boolean staticBatch) {
+    int total = 0;
+    for (long[] s : inputShapes) {
+      total += s.length;
+    }
+    long[] ndims = new long[inputShapes.length];
+    long[] dims = new long[total];
+    int k = 0;
+    for (int i = 0; i < inputShapes.length; i++) {
+      ndims[i] = inputShapes[i].length;
+      for (long d : inputShapes[i]) {
+        dims[k++] = d;
+      }
+    }
+    Ctx ctx = Ctx.current();
+    lock.writeLock().lock();
+    try {
+      synchronized (ctx) {
+        Native.blockExportOnnx(
+            ctx.handle(), handle(), ndims, dims, path.toString(), opset, staticBatch);
+      }
+    } finally {
+      lock.writeLock().unlock();
+      Reference.reachabilityFence(ctx);
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  /**
+   * Reads an ONNX model file as a SymbolBlock (mx.onnx.import_model; ABI 1.2) on cpu(0): its
+   * inputs are the model's non-initializer graph inputs (in order), its parameters the
+   * initializers.
+   *
+   * @param path the .onnx file
+   * @return the block
+   * @throws MXNetException NOT_FOUND for a missing file; INVALID_ARGUMENT for a corrupt model,
+   *     unknown operators (naming op and node), an opset outside 7..21, external data escaping
+   *     the model's directory
+   */
+  public static Block importsOnnx(Path path) {
+    return new Block(Native.symbolBlockImportsOnnx(path.toString(), null, 1, 0));
+  }
+
+  /**
+   * {@link #importsOnnx(Path)} from the bytes of a serialized model (models with external data
+   * are refused).
+   *
+   * @param model the serialized ModelProto
+   * @return the block
+   * @throws MXNetException as {@link #importsOnnx(Path)}
+   */
+  public static Block importsOnnxBytes(byte[] model) {
+    return new Block(Native.symbolBlockImportsOnnx(null, model, 1, 0));
+  }
+
+  /**
    * Writes the parameters by structured name ("features.0.weight") in MXNet's save_parameters
    * format (temporary file + rename).
    *

@@ -16,7 +16,7 @@ final class Native {
   private Native() {}
 
   static final int ABI_MAJOR = 1;
-  static final int ABI_MINOR = 0;
+  static final int ABI_MINOR = 2;
 
   static {
     String mxc = System.getProperty("mxc.library");
@@ -231,6 +231,13 @@ final class Native {
       long block, boolean deactivate, boolean staticAlloc, boolean staticShape, String backend);
 
   static native void blockExport(long block, String path, int epoch);
+
+  /** ONNX export (ABI 1.2): input i has ndims[i] dims, one input after the other in dims. */
+  static native void blockExportOnnx(
+      long ctx, long block, long[] ndims, long[] dims, String path, int opset, boolean staticBatch);
+
+  /** ONNX import from a file (path) or, when path is null, from bytes; +1 block handle. */
+  static native long symbolBlockImportsOnnx(String path, byte[] bytes, int devType, int devId);
 
   static native void blockSaveParameters(long block, String path);
 

@@ -113,6 +113,43 @@ class S3InferenceTest extends ScopedTest {
     }
   }
 
+  /** ONNX (ABI 1.2): the real export written as ONNX and read back gives the same logits. */
+  @Test
+  void cifarExportRoundTripsThroughOnnx() throws Exception {
+    Path dir = TestSupport.tempDir("s3-onnx");
+    Path onnx = dir.resolve("resnet20.onnx");
+    SymbolBlock net =
+        SymbolBlock.imports(
+            models.resolve("cifar_resnet20_v1-symbol.json"),
+            List.of("data"),
+            models.resolve("cifar_resnet20_v1-0000.params"));
+    net.exportOnnx(new long[][] {{1, 3, 32, 32}}, onnx, 17, false);
+    NDArray x =
+        Classify.preprocess(
+            images.resolve("cat.jpg"),
+            32,
+            32,
+            Image.Interp.BILINEAR,
+            new float[] {0.4914f, 0.4822f, 0.4465f},
+            new float[] {0.2023f, 0.1994f, 0.2010f});
+    float[] want = net.forward(x).toFloatArray();
+    byte[] model = Files.readAllBytes(onnx);
+    for (Block b : List.of(Block.importsOnnx(onnx), Block.importsOnnxBytes(model))) {
+      TestSupport.assertClose(want, b.forward(x).toFloatArray(), 1e-4f);
+      b.close();
+    }
+    MXNetException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            MXNetException.class,
+            () -> Block.importsOnnxBytes(java.util.Arrays.copyOf(model, model.length / 2)));
+    assertTrue(e.getMessage().contains("ONNX"), e.getMessage());
+    e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            MXNetException.class,
+            () -> net.exportOnnx(new long[][] {{1, 3, 32, 32}}, dir.resolve("x.onnx"), 12, false));
+    assertTrue(e.getMessage().contains("opset"), e.getMessage());
+  }
+
   @Test
   void modelZooResnet18GivesTheCppOutputsForTheSameParameters() throws Exception {
     Path dir = TestSupport.tempDir("s3-zoo");
