@@ -216,8 +216,7 @@ static void test_bad_imports(void) {
             "missing.onnx");
   CHECK_ERR(mxc_symbol_block_imports_onnx_bytes(garbage, sizeof garbage, cpu0(), &b),
             MXC_INVALID_ARGUMENT, "ONNX");
-  CHECK_ERR(mxc_symbol_block_imports_onnx_bytes(NULL, 5, cpu0(), &b), MXC_INVALID_ARGUMENT,
-            "data");
+  CHECK_ERR(mxc_symbol_block_imports_onnx_bytes(NULL, 5, cpu0(), &b), MXC_INVALID_ARGUMENT, "data");
   CHECK_ERR(mxc_symbol_block_imports_onnx_bytes(garbage, sizeof garbage, cpu0(), NULL),
             MXC_INVALID_ARGUMENT, "out");
   CHECK_ERR(mxc_symbol_block_imports_onnx(NULL, cpu0(), &b), MXC_INVALID_ARGUMENT, "path");

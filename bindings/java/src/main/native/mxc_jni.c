@@ -1652,8 +1652,7 @@ JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_blockExport(JNIEnv* env, jclass 
 JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_blockExportOnnx(JNIEnv* env, jclass cls, jlong ctx,
                                                                 jlong b, jlongArray ndims,
                                                                 jlongArray dims_, jstring path,
-                                                                jint opset,
-                                                                jboolean static_batch) {
+                                                                jint opset, jboolean static_batch) {
   (void)cls;
   dims nd, d;
   cstr p;
@@ -1685,8 +1684,9 @@ JNIEXPORT void JNICALL Java_org_mxnetcpp_Native_blockExportOnnx(JNIEnv* env, jcl
 }
 
 JNIEXPORT jlong JNICALL Java_org_mxnetcpp_Native_symbolBlockImportsOnnx(JNIEnv* env, jclass cls,
-                                                                        jstring path, jbyteArray bytes,
-                                                                        jint type, jint id) {
+                                                                        jstring path,
+                                                                        jbyteArray bytes, jint type,
+                                                                        jint id) {
   (void)cls;
   mxc_block* out = NULL;
   mxc_status* s;
