@@ -107,6 +107,118 @@ absl::StatusOr<std::map<std::pair<const sym::Node*, int>, Shape>> EntryShapes(
   return out;
 }
 
+absl::StatusOr<std::string> print_summary(const sym::Symbol& graph,
+                                          const std::map<std::string, Shape>& shape,
+                                          const SummaryOptions& options) {
+  const bool show_shape = !shape.empty();
+  std::map<std::string, Shape> shape_dict;  // internals' output names -> shapes
+  if (show_shape) {
+    sym::Symbol internals = graph.get_internals();
+    sym::InferResult<Shape> res;
+    MX_RETURN_IF_ERROR(StatusFromCall([&] { res = internals.infer_shape_partial(shape); }));
+    const std::vector<std::string> names = internals.list_outputs();
+    for (size_t i = 0; i < names.size() && i < res.out.size(); ++i) {
+      if (!res.out[i].is_known())
+        return absl::InvalidArgumentError(
+            StrCat("Input shape is incomplete: the shape of ", names[i], " stays unknown"));
+      shape_dict[names[i]] = res.out[i];
+    }
+  }
+  // Column ends: fractions of the line length (truncated like Python's int()) or columns.
+  std::vector<size_t> pos;
+  const bool fractions = !options.positions.empty() && options.positions.back() <= 1;
+  for (double p : options.positions)
+    pos.push_back(static_cast<size_t>(fractions ? options.line_length * p : p));
+  std::string out;
+  auto row = [&](const std::vector<std::string>& fields) {
+    std::string line;
+    for (size_t i = 0; i < fields.size() && i < pos.size(); ++i) {
+      line += fields[i];
+      line.resize(pos[i], ' ');  // truncates or pads to the column end
+    }
+    out += line + "\n";
+  };
+  auto rule = [&](char c) { out += std::string(options.line_length, c) + "\n"; };
+  auto to_int = [](const std::string& text, const sym::Node& n, const char* what) {
+    int64_t v = 0;
+    if (!ParseInt64(text, &v))
+      MX_THROW(absl::StatusCode::kInvalidArgument, "print_summary: node ", n.name, " (", n.op->name,
+               "): ", what, " '", text, "' is not an integer");
+    return v;
+  };
+  const std::vector<std::shared_ptr<sym::Node>> nodes = graph.TopoNodes();
+  std::map<const sym::Node*, int> id;
+  for (size_t i = 0; i < nodes.size(); ++i) id[nodes[i].get()] = static_cast<int>(i);
+  std::set<int> heads;  // MXNet: set(conf["heads"][0]), i.e. {node id, output index, 0}
+  if (!graph.outputs().empty()) {
+    heads = {id.at(graph.outputs()[0].node.get()), graph.outputs()[0].index, 0};
+  }
+  auto shape_of = [&](const sym::Node& n, std::vector<int64_t>* dims) {
+    auto it = shape_dict.find(n.is_variable() ? n.name : n.name + "_output");
+    if (it == shape_dict.end()) return false;
+    dims->clear();
+    for (int k = 1; k < it->second.ndim(); ++k) dims->push_back(it->second[k]);
+    return true;
+  };
+  rule('_');
+  row({"Layer (type)", "Output Shape", "Param #", "Previous Layer"});
+  rule('=');
+  int64_t total = 0;
+  absl::Status status = StatusFromCall([&] {
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      const sym::Node& n = *nodes[i];
+      if (n.is_variable() && i > 0) continue;
+      std::vector<int64_t> out_shape;
+      if ((!n.is_variable() || heads.count(static_cast<int>(i))) && show_shape)
+        shape_of(n, &out_shape);
+      std::vector<std::string> pre_node;
+      int64_t pre_filter = 0, params = 0;
+      if (!n.is_variable()) {
+        for (const auto& in : n.inputs) {
+          if (in.node->is_variable() && !heads.count(id.at(in.node.get()))) continue;
+          pre_node.push_back(in.node->name);
+          std::vector<int64_t> d;
+          if (show_shape && shape_of(*in.node, &d) && !d.empty()) pre_filter += d[0];
+        }
+        const std::string op = n.op->name;
+        const AttrDict& p = n.params;
+        if (op == "Convolution") {
+          const int64_t groups = to_int(Get(p, "num_group", "1"), n, "num_group");
+          const int64_t filters = to_int(Get(p, "num_filter", ""), n, "num_filter");
+          if (groups == 0)
+            MX_THROW(absl::StatusCode::kInvalidArgument, "print_summary: node ", n.name,
+                     " (Convolution): num_group is 0");
+          params = pre_filter * filters / groups;
+          std::string digits = Tuple(Get(p, "kernel", ""));
+          for (auto k : StrSplit(digits, 'x'))
+            if (!k.empty()) params *= to_int(std::string(k), n, "kernel");
+          if (Get(p, "no_bias", "") != "True") params += filters;
+        } else if (op == "FullyConnected") {
+          const int64_t hidden = to_int(Get(p, "num_hidden", ""), n, "num_hidden");
+          params = (Get(p, "no_bias", "") == "True" ? pre_filter : pre_filter + 1) * hidden;
+        } else if (op == "BatchNorm") {
+          std::vector<int64_t> d;
+          if (show_shape && shape_of(n, &d) && !d.empty()) params = d[0] * 2;
+        } else if (op == "Embedding") {
+          params = to_int(Get(p, "input_dim", ""), n, "input_dim") *
+                   to_int(Get(p, "output_dim", ""), n, "output_dim");
+        }
+      }
+      std::vector<std::string> dims;
+      for (int64_t d : out_shape) dims.push_back(StrCat(d));
+      row({StrCat(n.name, "(", n.is_variable() ? "null" : n.op->name, ")"), StrJoin(dims, "x"),
+           StrCat(params), pre_node.empty() ? "" : pre_node[0]});
+      for (size_t k = 1; k < pre_node.size(); ++k) row({"", "", "", pre_node[k]});
+      total += params;
+      rule(i + 1 == nodes.size() ? '=' : '_');
+    }
+  });
+  MX_RETURN_IF_ERROR(status);
+  out += StrCat("Total params: ", total, "\n");
+  rule('_');
+  return out;
+}
+
 absl::StatusOr<std::string> plot_network(const sym::Symbol& graph, const PlotOptions& options) {
   const bool draw_shape = !options.shape.empty();
   std::map<std::pair<const sym::Node*, int>, Shape> shapes;

@@ -50,6 +50,28 @@ absl::StatusOr<std::map<std::pair<const sym::Node*, int>, Shape>> EntryShapes(
 // "N params" line (options.show_params). Errors: those of EntryShapes.
 absl::StatusOr<std::string> plot_network(const sym::Symbol& graph, const PlotOptions& options = {});
 
+struct SummaryOptions {
+  int line_length = 120;                                // characters per line
+  std::vector<double> positions = {.44, .64, .74, 1.};  // column ends (fractions <= 1 or columns)
+};
+
+// The text MXNet 1.9.1's mx.viz.print_summary(symbol, shape) prints: one row per operator
+// (and the first variable) "name(op)", its output shape without the batch axis ("16x32x32"),
+// its parameter count and the layers feeding it, then "Total params: N". `shape`: input name ->
+// shape (NCHW ...); empty: no shapes (then BatchNorm counts 0 and convolutions count from their
+// inputs' unknown channels, 0). Parameter counts follow MXNet's rules exactly, quirks included:
+// Convolution in_channels * num_filter / num_group * prod(kernel) (+ num_filter unless
+// no_bias is the string "True"), FullyConnected (in_channels + 1) * num_hidden where
+// in_channels is dim 1 of its input (not the flattened size), BatchNorm 2 * channels,
+// Embedding input_dim * output_dim, other ops 0; an input counts only if it is an operator or
+// a head (MXNet's `heads` set is the numbers of the first output entry, so node 0 always is).
+// Nodes with several visible outputs have no shape ("name_output" is not an output name).
+// Errors: kInvalidArgument "Input shape is incomplete" when `shape` leaves a shape unknown
+// (MXNet's ValueError) or contradicts the graph (naming the node), bad integer attributes.
+absl::StatusOr<std::string> print_summary(const sym::Symbol& graph,
+                                          const std::map<std::string, Shape>& shape = {},
+                                          const SummaryOptions& options = {});
+
 // The graph of `net` for inputs of `input_shapes` (NCHW etc.): hybridizes net (keeping its
 // hybridize options if already hybridized), runs one inference forward on zeros (float32, CPU)
 // and returns the traced graph. net must be initialized. If net was not hybridized it is

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "gluon/nn/basic_layers.h"
 #include "gluon/nn/conv_layers.h"
 #include "ndarray/nd.h"
@@ -160,6 +162,73 @@ TEST(PlotNetwork, TracedNetByHand) {
   EXPECT_EQ(d.nodes.size(), 8u);
   EXPECT_EQ(d.edges.size(), 7u);
   for (const auto& [e, attrs] : d.edges) EXPECT_EQ(attrs.at("label"), "");
+}
+
+// ---- print_summary: byte-identical to MXNet 1.9.1's mx.viz.print_summary
+// (testdata/print_summary, gen_print_summary_refs.py). ----
+
+std::map<std::string, Shape> ShapesFromJson(const std::string& path) {
+  std::map<std::string, Shape> out;
+  const nlohmann::json j = nlohmann::json::parse(ReadFile(path));
+  for (auto it = j.begin(); it != j.end(); ++it)
+    out[it.key()] = Shape(it.value().get<std::vector<int64_t>>());
+  return out;
+}
+
+void ExpectSummaryMatches(const std::string& symbol_file, const std::string& ref,
+                          const std::string& shape_file) {
+  auto graph = sym::Symbol::load(symbol_file);
+  ASSERT_TRUE(graph.ok()) << graph.status();
+  std::map<std::string, Shape> shape;
+  if (!shape_file.empty()) shape = ShapesFromJson(shape_file);
+  auto ours = print_summary(*graph, shape);
+  ASSERT_TRUE(ours.ok()) << ours.status();
+  const std::string want = ReadFile(ref);
+  ASSERT_FALSE(want.empty()) << ref;
+  EXPECT_EQ(*ours, want) << "ours:\n" << *ours;
+}
+
+const char* kSummaryDir = "gluon/contrib/testdata/print_summary/";
+
+// Every branch: biased, bias-free and grouped convolutions, BatchNorm, both FullyConnected forms
+// (MXNet counts dim 1 of a 4-D input: (8 + 1) * 10 = 90 for fc1), Embedding (50 * 4 = 200),
+// two-input nodes, a multi-output SliceChannel (no shape), a variable that is not a head.
+TEST(PrintSummary, SyntheticMatchesMxnet) {
+  const std::string d = kSummaryDir;
+  ExpectSummaryMatches(d + "synthetic-symbol.json", d + "synthetic.txt", d + "synthetic.shape");
+}
+
+TEST(PrintSummary, WithoutShapesMatchesMxnet) {
+  const std::string d = kSummaryDir;
+  ExpectSummaryMatches(d + "synthetic-symbol.json", d + "synthetic_noshape.txt", "");
+}
+
+TEST(PrintSummary, MobileNetExportMatchesMxnet) {
+  const std::string d = kSummaryDir;
+  ExpectSummaryMatches(d + "mobilenetv2_0.25-symbol.json", d + "mobilenetv2_0.25.txt",
+                       d + "mobilenetv2_0.25.shape");
+}
+
+// The real GluonCV CIFAR ResNet-20 export (MXNet-written): 272,474 parameters as MXNet counts.
+TEST(PrintSummary, RealCifarExportMatchesMxnet) {
+  const char* shared = std::getenv("MXNET_SHARED_DIR");
+  if (!shared) GTEST_SKIP() << "MXNET_SHARED_DIR unset";
+  const std::string d = kSummaryDir;
+  ExpectSummaryMatches(std::string(shared) + "/data/models/cifar_resnet20_v1-symbol.json",
+                       d + "cifar_resnet20_v1.txt", d + "cifar_resnet20_v1.shape");
+  EXPECT_NE(ReadFile(d + "cifar_resnet20_v1.txt").find("Total params: 272474"), std::string::npos);
+}
+
+TEST(PrintSummary, IncompleteOrWrongShapesAreErrors) {
+  auto graph = sym::Symbol::load(std::string(kSummaryDir) + "synthetic-symbol.json");
+  ASSERT_TRUE(graph.ok());
+  auto missing = print_summary(*graph, {{"data", Shape{2, 3, 8, 8}}});  // no "tokens"
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(missing.status().message().find("Input shape is incomplete"), std::string::npos)
+      << missing.status();
+  auto wrong = print_summary(*graph, {{"data", Shape{2, 3, 8, 8}}, {"tokens", Shape{3, 5}}});
+  EXPECT_FALSE(wrong.ok());  // batch 3 vs 2 at the final add
 }
 
 TEST(Render, DotRendersSvgAndPng) {

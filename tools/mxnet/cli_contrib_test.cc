@@ -133,6 +133,55 @@ TEST(Cli, SummaryPlotDrawsTheNetwork) {
   EXPECT_NE(gs.str().find(">7x7/2x2, 64</text>"), std::string::npos);
 }
 
+std::string ReadText(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// summary --symbol: MXNet's print_summary of the real GluonCV CIFAR ResNet-20 export, byte for
+// byte what MXNet 1.9.1 printed (gluon/contrib/testdata/print_summary, gen_print_summary_refs.py);
+// --plot draws it. The same graph exported to ONNX (`mxnet export` cannot, so the real file goes
+// through predict's path: an ONNX file of a model-zoo net) is summarised with --onnx.
+TEST(Cli, SummaryOfSymbolFileEqualsMxnetPrintSummary) {
+  const char* shared = std::getenv("MXNET_SHARED_DIR");
+  if (!shared) GTEST_SKIP() << "MXNET_SHARED_DIR unset";
+  const std::string sym = std::string(shared) + "/data/models/cifar_resnet20_v1-symbol.json";
+  const std::string dot = Tmp("r20.dot");
+  Result r = RunTool("summary --symbol " + sym + " --input-shape 1,3,32,32 --plot " + dot);
+  ASSERT_EQ(r.code, 0) << r.output;
+  const std::string want = ReadText("gluon/contrib/testdata/print_summary/cifar_resnet20_v1.txt");
+  ASSERT_FALSE(want.empty());
+  EXPECT_EQ(r.output.substr(0, want.size()), want) << r.output;
+  EXPECT_NE(r.output.find("wrote " + dot), std::string::npos) << r.output;
+  const std::string text = ReadText(dot);
+  EXPECT_EQ(text.rfind("digraph \"cifar_resnet20_v1-symbol\" {", 0), 0u) << text.substr(0, 200);
+  EXPECT_NE(text.find("[label=\"16x32x32\""), std::string::npos);
+}
+
+TEST(Cli, SummaryOfOnnxFile) {
+  const std::string onnx = Tmp("m.onnx");
+  Result e = RunTool(
+      "export --format onnx --model mobilenetv2_0.25 --classes 10 --input-shape "
+      "1,3,32,32 --out " +
+      onnx);
+  ASSERT_EQ(e.code, 0) << e.output;
+  Result r = RunTool("summary --onnx " + onnx + " --input-shape 1,3,32,32");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("Layer (type)"), std::string::npos) << r.output;
+  // The first convolution: 3 -> 8 channels (width 0.25 of 32), 3x3, no bias: 216 weights.
+  EXPECT_NE(r.output.find("(Convolution)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("Total params: "), std::string::npos) << r.output;
+  Result bad = RunTool("summary --onnx " + onnx + " --model resnet18_v1");
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.output.find("give one of --model, --symbol or --onnx"), std::string::npos)
+      << bad.output;
+  Result missing = RunTool("summary --symbol /nonexistent-symbol.json");
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_NE(missing.output.find("/nonexistent-symbol.json"), std::string::npos) << missing.output;
+}
+
 TEST(Cli, PlotBadPathGivesOneClearErrorLine) {
   struct Case {
     std::string args, needle;

@@ -407,7 +407,7 @@ TEST(Cli, ModelZooBadInputGivesOneClearErrorLine) {
     std::string args, needle;
   } cases[] = {
       {"summary --model nosuchnet", "unknown --model 'nosuchnet' (model-zoo names: alexnet, "},
-      {"summary", "--model is required"},
+      {"summary", "--model, --symbol or --onnx is required"},
       {"summary --model resnet18_v1 --input-shape 1,3,32",
        "--input-shape must be four positive integers"},
       {"summary --model resnet18_v1 --classes 0", "--classes must be >= 1"},

@@ -17,6 +17,7 @@
 #include "modelzoo/vision.h"
 #include "ndarray/ndarray.h"
 #include "ndarray/random.h"
+#include "symbol/symbol.h"
 #include "tools/mxnet/cli.h"
 
 ABSL_FLAG(std::string, save_params, "",
@@ -112,7 +113,51 @@ absl::Status PlotSummary(gluon::HybridBlock& net, const std::string& name, const
 // summary table: one row per layer (type-index, output shape, parameter count), then the total,
 // trainable and non-trainable (BatchNorm running statistics) parameter counts. Errors: unknown
 // model, bad shape, or the forward's error (e.g. an input too small for the net).
+// --symbol F (an MXNet -symbol.json, input "data") or --onnx F (input: the model's first graph
+// input): MXNet's mx.viz.print_summary(symbol, shape) of the graph for --input-shape (default
+// 1,3,224,224), and --plot draws it. No weights needed.
+absl::Status SummaryOfFile() {
+  if (Given(FLAGS_model) || (Given(FLAGS_symbol) && Given(FLAGS_onnx)))
+    return absl::InvalidArgumentError("give one of --model, --symbol or --onnx");
+  if (Given(FLAGS_classes) || Given(FLAGS_params))
+    return absl::InvalidArgumentError("--classes and --params apply to --model only");
+  if (Given(FLAGS_plot)) MX_RETURN_IF_ERROR(viz::CheckPicturePath(absl::GetFlag(FLAGS_plot)));
+  Shape shape{1, 3, 224, 224};
+  if (Given(FLAGS_input_shape)) {
+    MX_ASSIGN_OR_RETURN(shape, InputShape(""));
+  }
+  sym::Symbol graph;
+  std::string input = "data", file;
+  if (Given(FLAGS_symbol)) {
+    file = absl::GetFlag(FLAGS_symbol);
+    MX_ASSIGN_OR_RETURN(graph, sym::Symbol::load(file));
+  } else {
+    file = absl::GetFlag(FLAGS_onnx);
+    MX_ASSIGN_OR_RETURN(auto block, gluon::imports_onnx(file));
+    graph = block->graph();
+    if (block->input_names().size() != 1)
+      return absl::InvalidArgumentError(
+          StrCat(file, " has ", block->input_names().size(), " data inputs; summary feeds one"));
+    input = block->input_names()[0];
+  }
+  MX_ASSIGN_OR_RETURN(std::string table, viz::print_summary(graph, {{input, shape}}));
+  std::cout << table;
+  if (!Given(FLAGS_plot)) return absl::OkStatus();
+  viz::PlotOptions o;
+  o.title = std::filesystem::path(file).stem().string();
+  o.shape = {{input, shape}};
+  MX_ASSIGN_OR_RETURN(std::string dot, viz::plot_network(graph, o));
+  const std::string path = absl::GetFlag(FLAGS_plot);
+  MX_RETURN_IF_ERROR(viz::render(dot, path));
+  std::cout << "wrote " << path << "\n";
+  return absl::OkStatus();
+}
+
 absl::Status RunSummary(const std::vector<std::string>&) {
+  if (Given(FLAGS_symbol) || Given(FLAGS_onnx)) return SummaryOfFile();
+  if (!Given(FLAGS_model))
+    return absl::InvalidArgumentError(
+        "--model, --symbol or --onnx is required (see mxnet summary --help)");
   MX_ASSIGN_OR_RETURN(std::string name, ModelName());
   if (Given(FLAGS_plot)) MX_RETURN_IF_ERROR(viz::CheckPicturePath(absl::GetFlag(FLAGS_plot)));
   MX_ASSIGN_OR_RETURN(Shape shape, InputShape(name));
@@ -266,6 +311,8 @@ const int kSummary = RegisterCommand(
     {"summary",
      "print a model-zoo net's layers, output shapes and parameter counts",
      "usage: mxnet summary --model NAME [--input-shape 1,3,224,224] [--classes 1000]\n"
+     "                     [--plot net.svg|net.png|net.pdf|net.dot]\n"
+     "       mxnet summary --symbol F-symbol.json | --onnx F.onnx [--input-shape 1,3,224,224]\n"
      "                     [--plot net.svg|net.png|net.pdf|net.dot]\n\n"
      "Builds the model-zoo net NAME (resnet18_v1, mobilenet0.25, inceptionv3, ...; MXNet's\n"
      "gluon.model_zoo.vision names), initializes it, runs one forward on zeros of --input-shape\n"
@@ -274,8 +321,14 @@ const int kSummary = RegisterCommand(
      "non-trainable (BatchNorm running statistics) parameter counts.\n"
      "--plot FILE also draws the network like mx.viz.plot_network (a box per layer coloured by\n"
      "kind, its parameter count, edges labelled with output shapes) as .svg, .png or .pdf\n"
-     "(through Graphviz's dot) or .dot text.\n",
-     {{.flag = Ref(FLAGS_model), .help = kModelHelp, .required = true},
+     "(through Graphviz's dot) or .dot text.\n"
+     "--symbol F (an MXNet -symbol.json, input 'data') or --onnx F instead of --model prints\n"
+     "what MXNet's mx.viz.print_summary(symbol, shape) prints for --input-shape (default\n"
+     "1,3,224,224): each operator's output shape without the batch axis, its parameter count by\n"
+     "MXNet's rules and the layers feeding it; no weights are needed.\n",
+     {{.flag = Ref(FLAGS_model), .help = kModelHelp},
+      {.flag = Ref(FLAGS_symbol)},
+      {.flag = Ref(FLAGS_onnx)},
       {.flag = Ref(FLAGS_input_shape)},
       {.flag = Ref(FLAGS_classes)},
       {.flag = Ref(FLAGS_plot)}},
