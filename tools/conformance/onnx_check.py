@@ -15,12 +15,16 @@ Per model-zoo net (random Uniform(0.07) weights, seed 0):
  4. our import (`mxnet predict --onnx NAME.onnx`) vs ONNX Runtime, same tolerance.
 Per MXNet export (MX_ONNX below): MXNet's gluon net (random weights) -> net.export ->
 mx.onnx.export_model (opset 21) -> ONNX Runtime vs MXNet's own output and vs `mxnet predict --onnx`.
+Per torchvision net (TORCHVISION below; with --torch-py, the python of setup_torch_venv.sh):
+torch_export.py exports it with torch.onnx (random weights, both exporters) -> ONNX Runtime vs
+PyTorch, and `mxnet predict --onnx` vs ONNX Runtime and vs PyTorch.
 
 report.py runs check_all() as its "ONNX" section; run alone, this prints one line per check and
 exits 1 when any fails.
 """
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -40,6 +44,12 @@ ZOO = ["alexnet", "densenet121", "densenet161", "densenet169", "densenet201", "i
 # MXNet's mx.onnx exporter: (net, input size).
 MX_ONNX = [("resnet18_v1", 224), ("mobilenetv2_1.0", 224), ("squeezenet1.1", 224), ("densenet121", 224),
            ("vgg11_bn", 224), ("inceptionv3", 299)]
+# torchvision nets exported by torch.onnx (torch_export.py in the PyTorch venv): (name, exporter,
+# opset). "legacy" is the TorchScript exporter, "dynamo" the torch.export-based default of
+# PyTorch >= 2.9 (weights as external data).
+TORCHVISION = [(n, "legacy", 17) for n in ("resnet18", "resnet50", "mobilenet_v2", "densenet121",
+                                           "inception_v3")] + \
+    [(n, "dynamo", 18) for n in ("resnet18", "mobilenet_v2")]
 TOL = 1e-4
 
 
@@ -159,19 +169,51 @@ def check_mx_onnx(cli, name, size, work):
     return rows
 
 
-def iter_all(cli, work, models=None, opset=13, mx_models=None):
-    """Yields (group, name, check, rel_err or None, note, seconds) per check, net by net."""
+def check_torch(cli, torch_py, name, exporter, opset, work):
+    """torchvision's NAME exported by torch.onnx (torch_export.py under torch_py) -> ONNX Runtime vs
+    PyTorch, and our import (`mxnet predict --onnx`) vs ONNX Runtime and vs PyTorch."""
+    d = os.path.join(work, "tv-%s-%s" % (name, exporter))
+    os.makedirs(d, exist_ok=True)
+    tag = "torch.onnx %s opset %d" % (exporter, opset)
+    rows = []
+    try:
+        t = _run([torch_py, os.path.join(HERE, "torch_export.py"), name, exporter, str(opset), d])
+        path = os.path.join(d, name + ".onnx")
+        x, want = np.load(os.path.join(d, name + "-x.npy")), np.load(os.path.join(d, name + "-y.npy"))
+        ort_y = _ort(path, x)
+        err, note = rel_err(ort_y, want)
+        rows.append(("%s: ONNX Runtime vs PyTorch" % tag, err, note, t))
+        t0 = time.time()
+        imp = _predict_onnx(cli, path, x, d, "imp")
+        err, note = rel_err(imp, ort_y)
+        rows.append(("%s: our import vs ONNX Runtime" % tag, err, note, time.time() - t0))
+        err, note = rel_err(imp, want)
+        rows.append(("%s: our import vs PyTorch" % tag, err, note, 0.0))
+    except Exception as e:  # noqa: BLE001
+        rows.append(("%s -> our import" % tag, None, "error: %s" % str(e)[:300], 0.0))
+    shutil.rmtree(d, ignore_errors=True)
+    return rows
+
+
+def iter_all(cli, work, models=None, opset=13, mx_models=None, torch_py=None, torch_models=None):
+    """Yields (group, name, check, rel_err or None, note, seconds) per check, net by net.
+    torch_py: the PyTorch venv's python (setup_torch_venv.sh); None skips the torchvision group."""
     for name in models if models is not None else ZOO:
         for check, err, note, t in check_zoo(cli, name, work, opset):
             yield ("our export", name, check, err, note, t)
     for name, size in (mx_models if mx_models is not None else MX_ONNX):
         for check, err, note, t in check_mx_onnx(cli, name, size, work):
             yield ("MXNet export", name, check, err, note, t)
+    if torch_py:
+        for name, exporter, tv_opset in (torch_models if torch_models is not None else TORCHVISION):
+            for check, err, note, t in check_torch(cli, torch_py, name, exporter, tv_opset, work):
+                yield ("torchvision export", name, check, err, note, t)
 
 
-def check_all(cli, work, models=None, opset=13, mx_models=None):
-    """[(group, name, check, rel_err or None, note, seconds)] for the zoo nets and MXNet's exports."""
-    return list(iter_all(cli, work, models, opset, mx_models))
+def check_all(cli, work, models=None, opset=13, mx_models=None, torch_py=None):
+    """[(group, name, check, rel_err or None, note, seconds)] for the zoo nets, MXNet's exports and
+    (with torch_py) torchvision's torch.onnx exports."""
+    return list(iter_all(cli, work, models, opset, mx_models, torch_py))
 
 
 def main():
@@ -180,6 +222,9 @@ def main():
     ap.add_argument("--models", help="model-zoo nets, comma-separated (default: all 34; 'none')")
     ap.add_argument("--mx-models", help="nets for the mx.onnx check, NAME:SIZE,... (default: 6; 'none')")
     ap.add_argument("--opset", type=int, default=13)
+    ap.add_argument("--torch-py", help="the PyTorch venv's python (setup_torch_venv.sh) for the "
+                    "torchvision group (default: none)")
+    ap.add_argument("--torch-models", help="torchvision nets NAME:EXPORTER:OPSET,... (default: 7)")
     args = ap.parse_args()
     models = None if not args.models else ([] if args.models == "none" else args.models.split(","))
     mx_models = None
@@ -187,9 +232,14 @@ def main():
         mx_models = []
     elif args.mx_models:
         mx_models = [(m.split(":")[0], int(m.split(":")[1])) for m in args.mx_models.split(",")]
+    torch_models = None
+    if args.torch_models:
+        torch_models = [(m.split(":")[0], m.split(":")[1], int(m.split(":")[2]))
+                        for m in args.torch_models.split(",")]
     fails = 0
     with tempfile.TemporaryDirectory(prefix="onnx-check-") as work:
-        for group, name, check, err, note, t in iter_all(args.cli, work, models, args.opset, mx_models):
+        for group, name, check, err, note, t in iter_all(args.cli, work, models, args.opset, mx_models,
+                                                         args.torch_py, torch_models):
             ok = err is not None and err < TOL
             fails += not ok
             print("%-4s %-12s %-18s %-50s %s %6.1fs %s" % ("ok" if ok else "FAIL", group, name, check,

@@ -26,7 +26,9 @@ the committed reference files. The steps:
     and `mxnet summary --plot` of resnet18_v1 is compared with mx.viz.plot_network of MXNet's;
  6. ONNX (onnx_check.py): the 34 model-zoo nets exported by `mxnet export --format onnx`,
     checked by onnx.checker and run by ONNX Runtime against our forward, our import of them, and
-    MXNet 1.9.1's mx.onnx exports run by ONNX Runtime and by our importer;
+    MXNet 1.9.1's mx.onnx exports run by ONNX Runtime and by our importer, and (with the PyTorch
+    venv of setup_torch_venv.sh; --torch) torchvision nets exported by torch.onnx, run by ONNX
+    Runtime, PyTorch and our importer;
  7. list the MXNet 1.9.1 operators (all registered names minus the gradient internals
     _backward_*, _npi_backward_*, _contrib_backward_*, *_backward; grouped by operator with
     their aliases) that our registry does not have (`mxnet ops --internal --verbose`).
@@ -1193,14 +1195,30 @@ def check_mx_exports(work, rep):
             rep.error("file:mx->ours", "-symbol.json", label, "outputs", e)
 
 
-def check_onnx(work, rep, which):
+def torch_python(mode):
+    """The PyTorch venv's python for the torchvision ONNX group, or None. mode "yes": build it
+    (setup_torch_venv.sh, ~6 GB); "auto": use it when it exists; "no": skip."""
+    if mode == "no":
+        return None
+    venv = os.environ.get("MXNET_TORCH_VENV", os.path.expanduser("~/.cache/mxnet-torch-venv"))
+    if mode == "auto" and not os.path.exists(os.path.join(venv, "bin", "python")):
+        log("report: no PyTorch venv at %s: the torchvision ONNX group is skipped "
+            "(tools/conformance/setup_torch_venv.sh or --torch yes builds it)" % venv)
+        return None
+    p = subprocess.run([os.path.join(HERE, "setup_torch_venv.sh")], stdout=subprocess.PIPE, check=True)
+    return p.stdout.decode().strip().splitlines()[-1]
+
+
+def check_onnx(work, rep, which, torch_mode="auto"):
     """ONNX (onnx_check.py): our exports of the model-zoo nets run by ONNX Runtime vs our forward,
-    onnx.checker, our import vs ONNX Runtime; MXNet's mx.onnx exports -> ONNX Runtime and ours."""
+    onnx.checker, our import vs ONNX Runtime; MXNet's mx.onnx exports -> ONNX Runtime and ours;
+    torchvision's torch.onnx exports -> ONNX Runtime, PyTorch and our import."""
     import onnx_check
     names = None if which == "all" else ([] if which == "none" else which.split(","))
     d = os.path.join(work, "onnx")
     os.makedirs(d, exist_ok=True)
-    for group, name, check, err, note, _ in onnx_check.check_all(CLI, d, names):
+    for group, name, check, err, note, _ in onnx_check.check_all(CLI, d, names,
+                                                                 torch_py=torch_python(torch_mode)):
         if err is None:
             rep.add("onnx", group, name, check, status="fail", note=note)
         else:
@@ -1750,6 +1768,9 @@ def main():
     ap.add_argument("--nets", default="all", help="model-zoo nets to run: all, none or NAME,NAME")
     ap.add_argument("--train-limit", type=int, default=2000, help="samples for the `mxnet train` export check")
     ap.add_argument("--jobs", type=int, default=2, help="reference generators run in parallel")
+    ap.add_argument("--torch", choices=["auto", "yes", "no"], default="auto",
+                    help="torchvision ONNX exports (PyTorch venv, setup_torch_venv.sh): auto uses the "
+                    "venv when it exists, yes builds it (~6 GB), no skips them")
     ap.add_argument("--refs", help="reuse references a previous run generated (WORK/refs of --work); "
                     "development only: skips the regeneration")
     args = ap.parse_args()
@@ -1809,7 +1830,7 @@ def main():
             ("model-zoo nets", lambda: check_nets(refs, work, rep, args.nets)),
             ("CLI train export", lambda: check_cli_train(work, rep, args.train_limit)),
             ("TensorBoard, viz", lambda: check_tensorboard(work, rep)),
-            ("ONNX", lambda: check_onnx(work, rep, args.nets)),
+            ("ONNX", lambda: check_onnx(work, rep, args.nets, args.torch)),
         ]
         for name, fn in steps:
             t0 = time.time()
