@@ -15,6 +15,7 @@
 
 #include "ndarray/grad.h"
 #include "ndarray/ops/basic_util.h"
+#include "ndarray/ops/elemwise_inst.h"  // the kernels are compiled in elemwise_inst_*.cc
 #include "ndarray/ops/elemwise_util.h"
 
 namespace mxnet::ops {

@@ -16,6 +16,7 @@
 #include <limits>
 
 #include "ndarray/ops/basic_util.h"
+#include "ndarray/ops/elemwise_inst.h"  // the kernels are compiled in elemwise_inst_*.cc
 #include "ndarray/ops/elemwise_np_util.h"
 
 namespace mxnet::ops {

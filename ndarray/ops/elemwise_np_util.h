@@ -169,7 +169,8 @@ FCompute BinaryKernel(const char* name, BinRule rule) {
 }
 
 // Scalar kernel: the same with Fn(x, scalar) (Fn(scalar, x) when Rev); a bool compute dtype
-// takes the scalar as bool first (MXNet's DType(scalar)).
+// takes the scalar as bool first (MXNet's DType(scalar)); the scalar is converted to the
+// compute dtype.
 template <typename Fn, bool Rev, bool Opt>
 FCompute ScalarKernel(const char* name, ScalarRule rule) {
   return [name, rule](const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
@@ -180,7 +181,7 @@ FCompute ScalarKernel(const char* name, ScalarRule rule) {
     DType c = Storage(c0);
     NDArray x = Converted(in[0], c);
     NDArray y = out[0].dtype() == c ? out[0] : NDArray(out[0].shape(), out[0].device(), c);
-    ew::ScalarMap<Fn, Rev, Opt>(name, x, s, y);
+    ew::ScalarMapSame<Fn, Rev, Opt>(name, x, s, y);  // x and y have the dtype c
     if (out[0].dtype() != c) ConvertInto(y, out[0]);
   };
 }

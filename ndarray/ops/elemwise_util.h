@@ -604,41 +604,52 @@ void BroadcastOpt(std::string_view name, const NDArray& a, const NDArray& b, con
 using ops::ScalarOpType;
 using ops::ScalarOutType;
 
+// y = Op(x, s) (or Op(s, x) when Rev) over one input/output element type pair, the scalar
+// converted to the output type T.
+template <typename Op, bool Rev, bool Parallel, typename Tin, typename T>
+void ScalarMapTyped(const NDArray& in, double s, const NDArray& out) {
+  const Tin* x = static_cast<const Tin*>(in.data_ptr());
+  T* y = static_cast<T*>(out.data_ptr());
+  const T sv = ScalarAs<T>(s);
+  auto body = [x, y, sv](int64_t b, int64_t e) {
+    // Locals, so that the stores cannot alias the scalar (else it is reloaded every element).
+    const Tin* xs = x;
+    T* ys = y;
+    const T s1 = sv;
+    _Pragma("omp simd") for (int64_t i = b; i < e; ++i) {
+      T v = static_cast<T>(xs[i]);
+      ys[i] = Rev ? Binary<Op, T>(s1, v) : Binary<Op, T>(v, s1);
+    }
+  };
+  if constexpr (Parallel)
+    ParallelForRange(in.size(), 32768, body);
+  else
+    body(0, in.size());
+}
+
+// ScalarMap for an output of the input's dtype (a numeric dtype, not bool).
+template <typename Op, bool Rev, bool Parallel>
+void ScalarMapSame(std::string_view name, const NDArray& in, double s, const NDArray& out) {
+  MX_NUMERIC_TYPE_SWITCH(in.dtype(), T, name,
+                         { ScalarMapTyped<Op, Rev, Parallel, T, T>(in, s, out); });
+}
+
 // out = Op(x, s) (or Op(s, x) when Rev) with the scalar in the output element type; when the
 // output dtype differs from the input's (see ScalarOutType) the input is converted first.
 template <typename Op, bool Rev, bool Parallel>
 void ScalarMap(std::string_view name, const NDArray& in, double s, const NDArray& out) {
-  auto typed = [&]<typename Tin, typename T>() {
-    const Tin* x = static_cast<const Tin*>(in.data_ptr());
-    T* y = static_cast<T*>(out.data_ptr());
-    const T sv = ScalarAs<T>(s);
-    auto body = [x, y, sv](int64_t b, int64_t e) {
-      // Locals, so that the stores cannot alias the scalar (else it is reloaded every element).
-      const Tin* xs = x;
-      T* ys = y;
-      const T s1 = sv;
-      _Pragma("omp simd") for (int64_t i = b; i < e; ++i) {
-        T v = static_cast<T>(xs[i]);
-        ys[i] = Rev ? Binary<Op, T>(s1, v) : Binary<Op, T>(v, s1);
-      }
-    };
-    if constexpr (Parallel)
-      ParallelForRange(in.size(), 32768, body);
-    else
-      body(0, in.size());
-  };
   if (in.dtype() == out.dtype()) {
-    MX_NUMERIC_TYPE_SWITCH(in.dtype(), T, name, { typed.template operator()<T, T>(); });
+    ScalarMapSame<Op, Rev, Parallel>(name, in, s, out);
   } else if (out.dtype() == DType::kFloat64) {
     MX_DTYPE_SWITCH(in.dtype(), T, {
       if constexpr (kIsHalf<T>) {
         MX_THROW(absl::StatusCode::kInternal, name, ": unexpected dtype");
       } else {
-        typed.template operator()<T, double>();
+        ScalarMapTyped<Op, Rev, Parallel, T, double>(in, s, out);
       }
     });
   } else if (out.dtype() == DType::kInt64 && in.dtype() == DType::kBool) {
-    typed.template operator()<bool, int64_t>();
+    ScalarMapTyped<Op, Rev, Parallel, bool, int64_t>(in, s, out);
   } else {
     MX_THROW(absl::StatusCode::kInvalidArgument, name, ": unsupported dtypes ",
              DTypeName(in.dtype()), " -> ", DTypeName(out.dtype()));
