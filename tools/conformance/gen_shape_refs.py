@@ -472,6 +472,8 @@ def main():
     refs_np_shape.gen(OUT)
     import refs_np_insert  # noqa: E402  (np_insert.json: _npi_insert_*, _npi_delete, _npi_boolean_mask_assign_*)
     refs_np_insert.gen(OUT)
+    import refs_np_pad  # noqa: E402  (np_pad.json: _npi_pad)
+    refs_np_pad.gen(OUT)
 
 
 if __name__ == "__main__":

@@ -667,6 +667,8 @@ def op_jobs(refs):
         add("shape", "np", c["name"], c, tol_reduce)
     for c in load_json(os.path.join(refs, "shape", "np_insert.json"))["cases"]:  # refs_np_insert.py
         add("shape", "np_insert", c["name"], c, tol_reduce)
+    for c in load_json(os.path.join(refs, "shape", "np_pad.json"))["cases"]:  # refs_np_pad.py
+        add("shape", "np_pad", c["name"], c, tol_reduce)
     for f in ["conv", "fc", "pool", "upsampling", "spatial", "extra"]:
         for c in load_json(os.path.join(refs, "conv", f + ".json"))["cases"]:
             c = dict(c, outputs=[c["output"]], head_grads=[c["ograd"]] if "ograd" in c else None)
