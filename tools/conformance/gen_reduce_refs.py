@@ -766,6 +766,8 @@ def main():
     write("np.json", npc, extra)
     import refs_np_linalg  # NumPy-interface matrix products (_np_dot, _npi_matmul, _npi_einsum, ...)
     refs_np_linalg.write_np_linalg(OUT, registry)
+    import refs_np_percentile  # mx.np.percentile / unique (_npi_percentile, _npi_unique)
+    refs_np_percentile.write_np_percentile(OUT, registry)
     total = sum(os.path.getsize(os.path.join(OUT, f)) for f in os.listdir(OUT))
     print("wrote %s (%d bytes)" % (OUT, total))
 
