@@ -768,6 +768,8 @@ def main():
     refs_np_linalg.write_np_linalg(OUT, registry)
     import refs_np_percentile  # mx.np.percentile / unique (_npi_percentile, _npi_unique)
     refs_np_percentile.write_np_percentile(OUT, registry)
+    import refs_np_svd  # mx.np.linalg.svd / pinv (_npi_svd, _npi_pinv, _npi_pinv_scalar_rcond)
+    refs_np_svd.write_np_svd(OUT, registry)
     total = sum(os.path.getsize(os.path.join(OUT, f)) for f in os.listdir(OUT))
     print("wrote %s (%d bytes)" % (OUT, total))
 

@@ -649,6 +649,10 @@ def op_jobs(refs):
     for f in ["reduce", "dot", "ordering", "indexing", "linalg", "contrib", "mask", "np", "np_linalg"]:
         for c in load_json(os.path.join(refs, "reduce", f + ".json"))["cases"]:
             add("reduce", f, c["name"], c, tol_reduce)
+    for c in load_json(os.path.join(refs, "reduce", "np_svd.json"))["cases"]:  # refs_np_svd.py
+        # MXNet's LAPACK (gesvd) works in the input's float type, ours in double.
+        add("reduce", "np_svd", c["name"], c,
+            lambda w, op, grad: (1e-4, 1e-5) if w.get("dtype") == "float32" else (1e-9, 1e-10))
     for c in load_json(os.path.join(refs, "reduce", "np_percentile.json"))["cases"]:  # refs_np_percentile.py
         # MXNet 1.9.1 interpolates with float32 positions and weights, float64 data too (ours in
         # double, as NumPy): float64 results agree to float32 precision.
