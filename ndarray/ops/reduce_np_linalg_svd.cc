@@ -1,4 +1,4 @@
-// MXNet 1.9.1's mx.np.linalg.svd and pinv as ops; matrices in double, per matrix of the
+// MXNet 1.9.1's mx.np.linalg.svd, pinv and norm as ops; matrices in double, per matrix of the
 // batch (one-sided Jacobi SVD):
 //   _npi_svd (A (..., m, n), m <= n) -> UT (..., m, m), L (..., m) descending, V (..., m, n) with
 //     A = UT diag(L) V, V's rows orthonormal; each row of V has its largest-magnitude entry
@@ -10,8 +10,18 @@
 //     values <= rcond * the largest dropped. float32 stays float32, other dtypes give float64
 //     (float16 rejected). hermitian only selects MXNet's algorithm (same result here). MXNet gives
 //     zero gradients: not differentiable here.
-// Source: src/operator/numpy/linalg/np_gesvd-inl.h, np_pinv-inl.h (MXNet 1.9.1);
-// NumPy's documentation of svd and pinv.
+//   _npi_norm (data; ord=2, axis=None, keepdims=False, flag=-1): the op behind mx.np.linalg.norm.
+//     flag -2 with axis None: the 2-norm of all elements. One or more than two axes (None: the
+//     last axis of a 1-d x): the vector ord-norm (sum |x|^ord)^(1/ord) over them (ord 0: count of
+//     nonzeros; +-inf: max/min |x|, which mx.np's front end does itself). Two axes (None: the last
+//     two of an N-d x, N >= 2), rows then columns: flag 1 Frobenius; ord 2 / -2 the largest /
+//     smallest singular value (flag 2: the nuclear norm, their sum); ord 1 / -1 the max / min
+//     column sum of |x|; other ords (inf) max / min row sum. Empty input: zeros. Out dtype = in
+//     dtype (integers: the norm truncated; MXNet warns its integer kernels are not NumPy's).
+//     Gradient (_backward_npi_norm) for every form: subgradients at the max/min entry, row or
+//     column (the first on ties), sign(0) = 0; u v^T of the singular value for +-2, U V^T nuclear.
+// Source: src/operator/numpy/linalg/np_gesvd-inl.h, np_pinv-inl.h, np_norm-inl.h (MXNet
+// 1.9.1); NumPy's documentation of svd, pinv and norm.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -380,6 +390,259 @@ MX_REGISTER_OP(_npi_pinv_scalar_rcond)
                 [](const OpContext&, const OpAttrs& a, std::span<const NDArray> in,
                    std::span<const NDArray> out) {
                   PinvCompute(in, out[0], Vec{a.get<NpPinvScalarParam>().rcond});
+                })
+    .set_non_differentiable();
+
+
+// ---- norm ----
+struct NpNormParam {
+  double ord = 2;
+  std::optional<Shape> axis;
+  bool keepdims = false;
+  int flag = -1;
+  template <class D>
+  static void Declare(D& d) {
+    d.field("ord", &NpNormParam::ord).describe("Order of the norm.");
+    d.field("axis", &NpNormParam::axis)
+        .describe("One or more axes (vector norm), two (matrix norm), None (by x's rank).");
+    d.field("keepdims", &NpNormParam::keepdims).describe("Keep the reduced axes as 1.");
+    d.field("flag", &NpNormParam::flag)
+        .describe("mx.np's code: -2 flattened 2-norm, -1 by ord, 0 spectral, 1 Frobenius, 2 nuclear.");
+  }
+};
+
+// The reduced axes (in the given order) and whether it is a matrix norm.
+struct NormPlan {
+  std::vector<int> axes;
+  bool matrix = false, flat = false;
+};
+
+NormPlan PlanNorm(const OpAttrs& a, const Shape& s) {
+  const auto& p = a.get<NpNormParam>();
+  NormPlan r;
+  int nd = s.ndim();
+  if (!p.axis) {
+    if (p.flag == -2 || nd == 0) {
+      r.flat = true;
+      for (int i = 0; i < nd; ++i) r.axes.push_back(i);
+      return r;
+    }
+    if (nd >= 2) r.axes = {nd - 2, nd - 1};
+    else r.axes = {nd - 1};
+  } else {
+    for (int64_t ax : *p.axis) {
+      int k = reduce_internal::CheckAxis("_npi_norm", ax, s, "axis");
+      if (std::find(r.axes.begin(), r.axes.end(), k) != r.axes.end())
+        MX_THROW(kBad, "_npi_norm: axis ", ax, " is repeated in ", p.axis->ToString());
+      r.axes.push_back(k);
+    }
+  }
+  r.matrix = r.axes.size() == 2 && !r.flat;
+  if (r.matrix && p.flag != 1 && std::isinf(p.ord) == false && p.ord != 1 && p.ord != -1 &&
+      p.ord != 2 && p.ord != -2)
+    MX_THROW(kBad, "_npi_norm: invalid norm order ", p.ord, " for matrices");
+  return r;
+}
+
+Shape NormShape(const OpAttrs& a, const Shape& s) {
+  NormPlan pl = PlanNorm(a, s);
+  std::vector<int64_t> o;
+  for (int i = 0; i < s.ndim(); ++i) {
+    bool red = std::find(pl.axes.begin(), pl.axes.end(), i) != pl.axes.end();
+    if (!red) o.push_back(s[i]);
+    else if (a.get<NpNormParam>().keepdims) o.push_back(1);
+  }
+  return Shape(o);
+}
+
+// Offsets of the reduced elements of every output element (row-major over pl.axes in order).
+std::vector<std::vector<int64_t>> NormGroups(const Shape& s, const std::vector<int>& axes) {
+  int nd = s.ndim();
+  std::vector<int64_t> st(nd, 1);
+  for (int i = nd - 2; i >= 0; --i) st[i] = st[i + 1] * s[i + 1];
+  std::vector<int> kept;
+  for (int i = 0; i < nd; ++i)
+    if (std::find(axes.begin(), axes.end(), i) == axes.end()) kept.push_back(i);
+  int64_t nk = 1, nr = 1;
+  for (int i : kept) nk *= s[i];
+  for (int i : axes) nr *= s[i];
+  std::vector<std::vector<int64_t>> g(nk, std::vector<int64_t>(nr));
+  for (int64_t k = 0; k < nk; ++k) {
+    int64_t base = 0, r = k;
+    for (int j = static_cast<int>(kept.size()) - 1; j >= 0; --j) {
+      base += (r % s[kept[j]]) * st[kept[j]];
+      r /= s[kept[j]];
+    }
+    for (int64_t m = 0; m < nr; ++m) {
+      int64_t off = base, rr = m;
+      for (int j = static_cast<int>(axes.size()) - 1; j >= 0; --j) {
+        off += (rr % s[axes[j]]) * st[axes[j]];
+        rr /= s[axes[j]];
+      }
+      g[k][m] = off;
+    }
+  }
+  return g;
+}
+
+double Sign(double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0; }
+
+// One norm of values v (nr elements; a rows x cols matrix for matrix norms) and, if dv, its
+// gradient for head gradient 1.
+double NormOf(const NpNormParam& p, const NormPlan& pl, const Vec& v, int64_t rows, int64_t cols,
+              Vec* dv) {
+  size_t n = v.size();
+  if (dv) dv->assign(n, 0.0);
+  auto l2 = [&]() {
+    double acc = 0;
+    for (double x : v) acc += x * x;
+    double y = std::sqrt(acc);
+    if (dv && y > 0)
+      for (size_t i = 0; i < n; ++i) (*dv)[i] = v[i] / y;
+    return y;
+  };
+  if (pl.flat || (pl.matrix && p.flag == 1)) return l2();
+  if (!pl.matrix) {
+    double q = p.ord;
+    if (std::isinf(q)) {  // max / min |x| (mx.np's front end; accepted here too)
+      size_t best = 0;
+      for (size_t i = 1; i < n; ++i)
+        if (q > 0 ? std::abs(v[i]) > std::abs(v[best]) : std::abs(v[i]) < std::abs(v[best])) best = i;
+      if (dv && n) (*dv)[best] = Sign(v[best]);
+      return n ? std::abs(v[best]) : 0.0;
+    }
+    if (q == 0) {
+      double c = 0;
+      for (double x : v) c += x != 0;
+      return c;
+    }
+    if (q == 1) {
+      double acc = 0;
+      for (size_t i = 0; i < n; ++i) acc += std::abs(v[i]);
+      if (dv)
+        for (size_t i = 0; i < n; ++i) (*dv)[i] = Sign(v[i]);
+      return acc;
+    }
+    if (q == 2) return l2();
+    double acc = 0;
+    for (double x : v) acc += std::pow(std::abs(x), q);
+    double y = std::pow(acc, 1.0 / q);
+    if (dv && y > 0)
+      for (size_t i = 0; i < n; ++i)
+        (*dv)[i] = v[i] == 0 ? 0.0 : Sign(v[i]) * std::pow(std::abs(v[i]) / y, q - 1);
+    return y;
+  }
+  if (p.ord == 2 || p.ord == -2) {  // spectral (flag 2: nuclear)
+    bool tr = rows > cols;
+    int64_t m = tr ? cols : rows, k = tr ? rows : cols;
+    Vec a(n);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j) a[tr ? j * rows + i : i * cols + j] = v[i * cols + j];
+    Vec u(m * m), s(m), w(m * k);
+    Svd(a.data(), m, k, u.data(), s.data(), w.data());
+    auto grad_of = [&](int64_t c, double scale) {  // scale * u_c w_c^T, back in (rows, cols)
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < k; ++j) {
+          double g = scale * u[i * m + c] * w[c * k + j];
+          (*dv)[tr ? j * cols + i : i * cols + j] += g;
+        }
+    };
+    if (p.flag == 2) {
+      double acc = 0;
+      for (int64_t c = 0; c < m; ++c) {
+        acc += s[c];
+        if (dv) grad_of(c, 1.0);
+      }
+      return acc;
+    }
+    int64_t c = p.ord > 0 ? 0 : m - 1;
+    if (dv && m) grad_of(c, 1.0);
+    return m ? s[c] : 0.0;
+  }
+  // ord +-1: column sums of |x|; others (inf): row sums; max for ord > 0, min else.
+  bool by_col = p.ord == 1 || p.ord == -1;
+  int64_t groups = by_col ? cols : rows, len = by_col ? rows : cols;
+  int64_t best = -1;
+  double bv = 0;
+  for (int64_t g = 0; g < groups; ++g) {
+    double acc = 0;
+    for (int64_t t = 0; t < len; ++t) acc += std::abs(v[by_col ? t * cols + g : g * cols + t]);
+    if (best < 0 || (p.ord > 0 ? acc > bv : acc < bv)) best = g, bv = acc;
+  }
+  if (dv && best >= 0)
+    for (int64_t t = 0; t < len; ++t) {
+      int64_t i = by_col ? t * cols + best : best * cols + t;
+      (*dv)[i] = Sign(v[i]);
+    }
+  return best < 0 ? 0.0 : bv;
+}
+
+// Forward (dx == nullptr) or backward: y per output element, dx = ograd * dnorm/dx.
+void NormRun(const OpAttrs& a, const NDArray& x, Vec* y, const Vec* og, Vec* dx) {
+  const auto& p = a.get<NpNormParam>();
+  const Shape& s = x.shape();
+  NormPlan pl = PlanNorm(a, s);
+  auto groups = NormGroups(s, pl.axes);
+  int64_t rows = pl.matrix ? s[pl.axes[0]] : 0, cols = pl.matrix ? s[pl.axes[1]] : 0;
+  Vec xv = Load(x);
+  y->assign(groups.size(), 0.0);
+  if (dx) dx->assign(xv.size(), 0.0);
+  Vec v, dv;
+  for (size_t k = 0; k < groups.size(); ++k) {
+    v.resize(groups[k].size());
+    for (size_t i = 0; i < v.size(); ++i) v[i] = xv[groups[k][i]];
+    (*y)[k] = NormOf(p, pl, v, rows, cols, dx ? &dv : nullptr);
+    if (dx)
+      for (size_t i = 0; i < v.size(); ++i) (*dx)[groups[k][i]] += (*og)[k] * dv[i];
+  }
+}
+
+MX_REGISTER_OP(_npi_norm)
+    .describe(
+        "The op of mx.np.linalg.norm: vector ord-norms over one or more axes, matrix norms "
+        "(Frobenius, +-1, +-2, nuclear, +-inf rows) over two, the flattened 2-norm (flag -2).")
+    .set_params<NpNormParam>()
+    .set_num_inputs(1)
+    .set_input_names(std::vector<std::string>{"data"})
+    .set_infer_shape([](const OpAttrs& a, ShapeVec* in, ShapeVec* out) {
+      if (!(*in)[0].is_known()) return;
+      MergeShape(&(*out)[0], NormShape(a, (*in)[0]), "_npi_norm: output");
+    })
+    .set_infer_type([](const OpAttrs& a, DTypeVec* in, DTypeVec* out) {
+      if ((*in)[0] >= 0 && static_cast<DType>((*in)[0]) == DType::kBool)
+        MX_THROW(kBad, "_npi_norm: dtype bool is not supported");
+      MergeType(&(*out)[0], (*in)[0], "_npi_norm: output");
+    })
+    .set_kernel({DeviceType::kCPU, Backend::kReference},
+                [](const OpContext&, const OpAttrs& a, std::span<const NDArray> in,
+                   std::span<const NDArray> out) {
+                  Vec y;
+                  NormRun(a, in[0], &y, nullptr, nullptr);
+                  Store(out[0], y);
+                })
+    .set_gradient(
+        [](GradBuilder& b, const OpAttrs& a, GV in, GV, GV og) {
+          return Grads{b.CallP("_backward_npi_norm", {og[0], in[0]}, a.get<NpNormParam>())};
+        },
+        true, false);
+
+MX_REGISTER_OP(_backward_npi_norm)
+    .describe("Gradient of _npi_norm: (ograd, data) -> ograd * d norm / d data.")
+    .set_params<NpNormParam>()
+    .set_num_inputs(2)
+    .set_input_names(std::vector<std::string>{"ograd", "data"})
+    .set_infer_shape([](const OpAttrs&, ShapeVec* in, ShapeVec* out) {
+      MergeShape(&(*out)[0], (*in)[1], "_backward_npi_norm: output");
+    })
+    .set_infer_type([](const OpAttrs&, DTypeVec* in, DTypeVec* out) {
+      MergeType(&(*out)[0], (*in)[1], "_backward_npi_norm: output");
+    })
+    .set_kernel({DeviceType::kCPU, Backend::kReference},
+                [](const OpContext&, const OpAttrs& a, std::span<const NDArray> in,
+                   std::span<const NDArray> out) {
+                  Vec y, dx, og = Load(in[0]);
+                  NormRun(a, in[1], &y, &og, &dx);
+                  Store(out[0], dx);
                 })
     .set_non_differentiable();
 

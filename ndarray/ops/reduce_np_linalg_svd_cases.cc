@@ -28,3 +28,43 @@ MX_OP_TEST_CASE({.op = "_backward_npi_svd",
 
 }  // namespace
 }  // namespace mxnet::testing
+
+// ---- _npi_norm (gradients by finite differences for every form) ----
+namespace mxnet::testing {
+namespace {
+MX_OP_TEST_CASE({.op = "_npi_norm", .attrs = {{"flag", "-2"}}, .shapes = {{2, 3, 2}}});
+MX_OP_TEST_CASE({.op = "_npi_norm",
+                 .attrs = {{"ord", "3"}, {"axis", "(1,)"}, {"keepdims", "True"}},
+                 .shapes = {{2, 3}},
+                 .label = "(vector ord 3)"});
+MX_OP_TEST_CASE({.op = "_npi_norm",
+                 .attrs = {{"ord", "1"}, {"axis", "(0, 2, 1)"}},
+                 .shapes = {{2, 2, 3}},
+                 .label = "(vector ord 1 over three axes)"});
+MX_OP_TEST_CASE({.op = "_npi_norm",
+                 .attrs = {{"axis", "(0, 1)"}, {"flag", "1"}},
+                 .shapes = {{3, 2}},
+                 .label = "(Frobenius)"});
+MX_OP_TEST_CASE({.op = "_npi_norm", .attrs = {{"flag", "0"}}, .shapes = {{2, 3, 2}}, .label = "(spectral)"});
+MX_OP_TEST_CASE({.op = "_npi_norm",
+                 .attrs = {{"ord", "-2"}, {"axis", "(2, 0)"}, {"flag", "0"}},
+                 .shapes = {{3, 2, 2}},
+                 .label = "(smallest singular value)"});
+MX_OP_TEST_CASE({.op = "_npi_norm",
+                 .attrs = {{"axis", "(0, 1)"}, {"flag", "2"}},
+                 .shapes = {{2, 3}},
+                 .label = "(nuclear)"});
+MX_OP_TEST_CASE({.op = "_npi_norm",
+                 .attrs = {{"ord", "-1"}, {"axis", "(1, 0)"}},
+                 .shapes = {{3, 4}},
+                 .label = "(matrix ord -1)"});
+MX_OP_TEST_CASE({.op = "_npi_norm",
+                 .attrs = {{"ord", "inf"}, {"axis", "(0, 1)"}},
+                 .shapes = {{3, 4}},
+                 .label = "(matrix ord inf)"});
+MX_OP_TEST_CASE({.op = "_backward_npi_norm",
+                 .attrs = {{"ord", "3"}, {"axis", "(1,)"}},
+                 .shapes = {{2}, {2, 3}},
+                 .check_grad = false});
+}  // namespace
+}  // namespace mxnet::testing

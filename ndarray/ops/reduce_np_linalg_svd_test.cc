@@ -25,17 +25,25 @@ json LoadJson() { return LoadRefJson("ndarray/ops/testdata/reduce/np_svd.json");
 TEST(MXNetRefs, ValuesAndGradientsMatch) {
   // MXNet's LAPACK works in the input's float type, ours in double.
   RefFileCounts r = CheckRefFile(LoadJson(), DTypeTolerance(1e-4, 1e-5));
-  EXPECT_GE(r.cases, 13);
-  EXPECT_GE(r.with_grads, 6);
-  EXPECT_EQ(r.ops.size(), 3u);
+  EXPECT_GE(r.cases, 30);
+  EXPECT_GE(r.with_grads, 17);  // not MXNet's wrong spectral / matrix ord +-1 norm gradients
+  EXPECT_EQ(r.ops.size(), 4u);
 }
 
-TEST(MXNetRefs, RejectedLikeMXNet) { EXPECT_EQ(CheckRefErrors(LoadJson()), 4u); }
+TEST(MXNetRefs, RejectedLikeMXNet) { EXPECT_EQ(CheckRefErrors(LoadJson()), 5u); }
 
 TEST(MXNetRegistry, NamesAttributesAndDefaults) {
   json doc = LoadJson();
-  ASSERT_EQ(doc["ops"].size(), 3u);
-  for (auto& [name, info] : doc["ops"].items()) CheckRegistryEntry(name, info, {});
+  ASSERT_EQ(doc["ops"].size(), 4u);
+  for (auto [name, info] : doc["ops"].items()) {
+    // MXNet's registry lists no attributes for _npi_norm (undocumented NumpyNormParam); these are
+    // its fields and defaults (src/operator/numpy/linalg/np_norm-inl.h).
+    if (name == "_npi_norm")
+      info["attrs"] = json::parse(R"([["ord", "double, optional, default=2"],
+          ["axis", "Shape or None, optional, default=None"],
+          ["keepdims", "boolean, optional, default=0"], ["flag", "int, optional, default=-1"]])");
+    CheckRegistryEntry(name, info, {});
+  }
 }
 
 TEST(NpSvd, ByHand) {
@@ -77,6 +85,33 @@ TEST(NpPinv, ByHand) {
   EXPECT_EQ(Invoke("_npi_pinv_scalar_rcond", std::vector<NDArray>{Arr({1, 0, 0, 1}, {2, 2}, DType::kInt32)},
                    {})[0].dtype(),
             DType::kFloat64);
+}
+
+TEST(NpNorm, MatricesWithMoreRowsThanColumns) {
+  // numpy.linalg.norm of a 3 x 2 matrix: 'nuc', 2, -2 (MXNet 1.9.1's nuclear norm fails for
+  // more rows than columns).
+  NDArray a = Arr({0.5, 1, 2, 3, 4, 6}, {3, 2}, DType::kFloat64);
+  auto norm = [&](AttrDict at) { return Vals(Invoke("_npi_norm", std::vector<NDArray>{a}, at)[0])[0]; };
+  EXPECT_NEAR(norm({{"axis", "(0, 1)"}, {"flag", "2"}}), 8.275630971563427, 1e-12);
+  EXPECT_NEAR(norm({{"axis", "(0, 1)"}, {"flag", "0"}}), 8.138250837793423, 1e-12);
+  EXPECT_NEAR(norm({{"ord", "-2"}, {"axis", "(0, 1)"}, {"flag", "0"}}), 0.13738013377000358, 1e-12);
+  // Vector forms by hand: [3, -4] -> 7 (ord 1), 5 (ord 2), 4 (inf), 2 nonzeros (ord 0).
+  NDArray v = Arr({3, -4}, {2});
+  auto vn = [&](const char* ord) {
+    return Vals(Invoke("_npi_norm", std::vector<NDArray>{v}, {{"ord", ord}})[0])[0];
+  };
+  EXPECT_DOUBLE_EQ(vn("1"), 7);
+  EXPECT_DOUBLE_EQ(vn("2"), 5);
+  EXPECT_DOUBLE_EQ(vn("inf"), 4);
+  EXPECT_DOUBLE_EQ(vn("0"), 2);
+  // Integers keep their dtype (the norm truncated).
+  NDArray i = Invoke("_npi_norm", std::vector<NDArray>{Arr({3, 4, 1}, {3}, DType::kInt32)},
+                     {{"flag", "-2"}})[0];
+  EXPECT_EQ(i.dtype(), DType::kInt32);
+  EXPECT_EQ(Vals(i), (std::vector<double>{5}));
+  ExpectInvalidArgument(
+      [&] { Invoke("_npi_norm", std::vector<NDArray>{a}, {{"ord", "3"}, {"axis", "(0, 1)"}}); },
+      {"_npi_norm", "invalid norm order 3 for matrices"});
 }
 
 }  // namespace
