@@ -474,6 +474,8 @@ def main():
     refs_np_insert.gen(OUT)
     import refs_np_pad  # noqa: E402  (np_pad.json: _npi_pad)
     refs_np_pad.gen(OUT)
+    import refs_np_choice  # noqa: E402  (np_choice.json: _npi_choice frequencies)
+    refs_np_choice.gen(OUT)
 
 
 if __name__ == "__main__":
