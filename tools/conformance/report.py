@@ -68,6 +68,7 @@ sys.path.insert(0, HERE)
 import check_npy_ours  # noqa: E402
 import check_read_ours  # noqa: E402
 import modelzoo_weights  # noqa: E402
+import refs_np_eig  # noqa: E402  (sign_normalized: _npi_eig's eigenvectors up to sign)
 import refs_quant  # noqa: E402
 
 # The binaries under test, relative to bazel-bin. main() copies them into the working directory
@@ -649,6 +650,11 @@ def op_jobs(refs):
     for f in ["reduce", "dot", "ordering", "indexing", "linalg", "contrib", "mask", "np", "np_linalg"]:
         for c in load_json(os.path.join(refs, "reduce", f + ".json"))["cases"]:
             add("reduce", f, c["name"], c, tol_reduce)
+    for c in load_json(os.path.join(refs, "reduce", "np_eig.json"))["cases"]:  # refs_np_eig.py
+        if c["op"] == "_npi_eig":  # LAPACK's eigenvector signs are arbitrary: compared up to sign
+            c = dict(c, outputs=[c["outputs"][0], refs_np_eig.sign_normalized(c["outputs"][1])])
+        add("reduce", "np_eig", c["name"], c,
+            lambda w, op, grad: (1e-4, 1e-5) if w.get("dtype") == "float32" else (1e-9, 1e-10))
     for c in load_json(os.path.join(refs, "reduce", "np_svd.json"))["cases"]:  # refs_np_svd.py
         # MXNet's LAPACK (gesvd) works in the input's float type, ours in double.
         add("reduce", "np_svd", c["name"], c,
