@@ -134,7 +134,8 @@ bool Schur(Mat& h, Mat& z) {
         if (lo + 1 <= n - 1) tst += std::abs(h(lo + 1, lo));
       }
       if (sub <= eps * tst) {
-        double ab = std::max(sub, std::abs(h(lo - 1, lo))), ba = std::min(sub, std::abs(h(lo - 1, lo)));
+        double ab = std::max(sub, std::abs(h(lo - 1, lo))),
+               ba = std::min(sub, std::abs(h(lo - 1, lo)));
         double dd = std::abs(h(lo - 1, lo - 1) - h(lo, lo));
         double aa = std::max(std::abs(h(lo, lo)), dd), bb = std::min(std::abs(h(lo, lo)), dd);
         double sc = aa + ab;
@@ -253,7 +254,8 @@ void Geev(std::string_view op, const double* a, int64_t n, double* wr, double* v
   Vec scale = Balance(h);
   Hessenberg(h, z);
   if (!Schur(h, z))
-    MX_THROW(kBad, op, ": the matrix has complex eigenvalues, which are not supported (as in MXNet)");
+    MX_THROW(kBad, op,
+             ": the matrix has complex eigenvalues, which are not supported (as in MXNet)");
   for (int64_t i = 0; i < n; ++i) wr[i] = h(i, i);
   if (!v) return;
   const double small = std::numeric_limits<double>::epsilon() * [&] {

@@ -73,11 +73,14 @@ TEST(NpEig, EigenpairsByHand) {
     EXPECT_NEAR(norm, 1, 1e-12);
   }
   ExpectInvalidArgument(
-      [&] { Invoke("_npi_eigvals", std::vector<NDArray>{Arr({0, -1, 1, 0}, {2, 2})}, {}); },
+      [&] {
+        Invoke("_npi_eigvals", std::vector<NDArray>{Arr({0, -1, 1, 0}, {2, 2})}, {});
+      },
       {"_npi_eigvals", "complex eigenvalues"});
-  EXPECT_EQ(Invoke("_npi_eigvals", std::vector<NDArray>{Arr({1, 0, 0, 2}, {2, 2}, DType::kInt32)},
-                   {})[0].dtype(),
-            DType::kFloat64);
+  EXPECT_EQ(
+      Invoke("_npi_eigvals", std::vector<NDArray>{Arr({1, 0, 0, 2}, {2, 2}, DType::kInt32)}, {})[0]
+          .dtype(),
+      DType::kFloat64);
 }
 
 }  // namespace

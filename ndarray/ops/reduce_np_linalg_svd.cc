@@ -91,7 +91,8 @@ void Svd(const double* a, int64_t m, int64_t n, double* u, double* s, double* w)
   }
   std::vector<int64_t> order(m);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return norm[x] > norm[y]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int64_t x, int64_t y) { return norm[x] > norm[y]; });
   for (int64_t i = 0; i < m; ++i) {
     int64_t src = order[i];
     s[i] = norm[src];
@@ -161,7 +162,8 @@ void FloatOnly(const OpAttrs& a, int t) {
 void SvdShape(const OpAttrs& a, ShapeVec* in, ShapeVec* out) {
   const Shape& s = (*in)[0];
   if (!s.is_known()) return;
-  if (s.ndim() < 2) MX_THROW(kBad, "_npi_svd: input A must be at least 2-D, got shape ", s.ToString());
+  if (s.ndim() < 2)
+    MX_THROW(kBad, "_npi_svd: input A must be at least 2-D, got shape ", s.ToString());
   int64_t m = s[s.ndim() - 2], n = s[s.ndim() - 1];
   if (m > n)
     MX_THROW(kBad, "_npi_svd: input A of shape ", s.ToString(),
@@ -240,7 +242,8 @@ void SvdBackwardKernel(const OpContext&, const OpAttrs&, std::span<const NDArray
       v = Load(in[5]), da(nb * m * n);
   for (int64_t b = 0; b < nb; ++b)
     SvdBackward(m, n, du.data() + b * m * m, dl.data() + b * m, dv.data() + b * m * n,
-                ut.data() + b * m * m, l.data() + b * m, v.data() + b * m * n, da.data() + b * m * n);
+                ut.data() + b * m * m, l.data() + b * m, v.data() + b * m * n,
+                da.data() + b * m * n);
   Store(out[0], da);
 }
 
@@ -294,8 +297,10 @@ struct NpPinvScalarParam {
   bool hermitian = false;
   template <class D>
   static void Declare(D& d) {
-    d.field("rcond", &NpPinvScalarParam::rcond).describe("Cutoff relative to the largest singular value.");
-    d.field("hermitian", &NpPinvScalarParam::hermitian).describe("A is symmetric (same result here).");
+    d.field("rcond", &NpPinvScalarParam::rcond)
+        .describe("Cutoff relative to the largest singular value.");
+    d.field("hermitian", &NpPinvScalarParam::hermitian)
+        .describe("A is symmetric (same result here).");
   }
 };
 
@@ -393,7 +398,6 @@ MX_REGISTER_OP(_npi_pinv_scalar_rcond)
                 })
     .set_non_differentiable();
 
-
 // ---- norm ----
 struct NpNormParam {
   double ord = 2;
@@ -407,7 +411,8 @@ struct NpNormParam {
         .describe("One or more axes (vector norm), two (matrix norm), None (by x's rank).");
     d.field("keepdims", &NpNormParam::keepdims).describe("Keep the reduced axes as 1.");
     d.field("flag", &NpNormParam::flag)
-        .describe("mx.np's code: -2 flattened 2-norm, -1 by ord, 0 spectral, 1 Frobenius, 2 nuclear.");
+        .describe(
+            "mx.np's code: -2 flattened 2-norm, -1 by ord, 0 spectral, 1 Frobenius, 2 nuclear.");
   }
 };
 
@@ -427,8 +432,10 @@ NormPlan PlanNorm(const OpAttrs& a, const Shape& s) {
       for (int i = 0; i < nd; ++i) r.axes.push_back(i);
       return r;
     }
-    if (nd >= 2) r.axes = {nd - 2, nd - 1};
-    else r.axes = {nd - 1};
+    if (nd >= 2)
+      r.axes = {nd - 2, nd - 1};
+    else
+      r.axes = {nd - 1};
   } else {
     for (int64_t ax : *p.axis) {
       int k = reduce_internal::CheckAxis("_npi_norm", ax, s, "axis");
@@ -449,8 +456,10 @@ Shape NormShape(const OpAttrs& a, const Shape& s) {
   std::vector<int64_t> o;
   for (int i = 0; i < s.ndim(); ++i) {
     bool red = std::find(pl.axes.begin(), pl.axes.end(), i) != pl.axes.end();
-    if (!red) o.push_back(s[i]);
-    else if (a.get<NpNormParam>().keepdims) o.push_back(1);
+    if (!red)
+      o.push_back(s[i]);
+    else if (a.get<NpNormParam>().keepdims)
+      o.push_back(1);
   }
   return Shape(o);
 }
@@ -507,7 +516,8 @@ double NormOf(const NpNormParam& p, const NormPlan& pl, const Vec& v, int64_t ro
     if (std::isinf(q)) {  // max / min |x| (mx.np's front end; accepted here too)
       size_t best = 0;
       for (size_t i = 1; i < n; ++i)
-        if (q > 0 ? std::abs(v[i]) > std::abs(v[best]) : std::abs(v[i]) < std::abs(v[best])) best = i;
+        if (q > 0 ? std::abs(v[i]) > std::abs(v[best]) : std::abs(v[i]) < std::abs(v[best]))
+          best = i;
       if (dv && n) (*dv)[best] = Sign(v[best]);
       return n ? std::abs(v[best]) : 0.0;
     }

@@ -19,7 +19,8 @@ MX_OP_TEST_CASE({.op = "_npi_pinv",
                      [](DType dt, uint64_t seed) {
                        return std::vector<NDArray>{
                            RandomArray({2, 3, 2}, -1, 1, seed, dt),
-                           NDArray::FromVector(std::vector<double>{0.01, 0.5}, Shape{2}, cpu(), dt)};
+                           NDArray::FromVector(std::vector<double>{0.01, 0.5}, Shape{2}, cpu(),
+                                               dt)};
                      },
                  .check_grad = false});
 MX_OP_TEST_CASE({.op = "_backward_npi_svd",
@@ -45,7 +46,8 @@ MX_OP_TEST_CASE({.op = "_npi_norm",
                  .attrs = {{"axis", "(0, 1)"}, {"flag", "1"}},
                  .shapes = {{3, 2}},
                  .label = "(Frobenius)"});
-MX_OP_TEST_CASE({.op = "_npi_norm", .attrs = {{"flag", "0"}}, .shapes = {{2, 3, 2}}, .label = "(spectral)"});
+MX_OP_TEST_CASE(
+    {.op = "_npi_norm", .attrs = {{"flag", "0"}}, .shapes = {{2, 3, 2}}, .label = "(spectral)"});
 MX_OP_TEST_CASE({.op = "_npi_norm",
                  .attrs = {{"ord", "-2"}, {"axis", "(2, 0)"}, {"flag", "0"}},
                  .shapes = {{3, 2, 2}},

@@ -55,10 +55,15 @@ TEST(NpSvd, ByHand) {
   EXPECT_NEAR(v[3], 1, 1e-7);  // row 1 = e_0
   EXPECT_NEAR(ut[0], 1, 1e-7);
   EXPECT_NEAR(ut[3], -1, 1e-7);  // A[1, 0] = -2 = ut[1, 1] * 2 * v[1, 0]
-  ExpectInvalidArgument([&] { Invoke("_npi_svd", std::vector<NDArray>{Arr({1, 2}, {2, 1})}, {}); },
-                        {"_npi_svd", "more rows than columns"});
   ExpectInvalidArgument(
-      [&] { Invoke("_npi_svd", std::vector<NDArray>{Arr({1, 2}, {1, 2}, DType::kInt32)}, {}); },
+      [&] {
+        Invoke("_npi_svd", std::vector<NDArray>{Arr({1, 2}, {2, 1})}, {});
+      },
+      {"_npi_svd", "more rows than columns"});
+  ExpectInvalidArgument(
+      [&] {
+        Invoke("_npi_svd", std::vector<NDArray>{Arr({1, 2}, {1, 2}, DType::kInt32)}, {});
+      },
       {"_npi_svd", "int32"});
 }
 
@@ -82,8 +87,9 @@ TEST(NpPinv, ByHand) {
       EXPECT_NEAR(acc, i == j ? 1 : 0, 1e-12);
     }
   // Integers give float64 (MXNet's rule).
-  EXPECT_EQ(Invoke("_npi_pinv_scalar_rcond", std::vector<NDArray>{Arr({1, 0, 0, 1}, {2, 2}, DType::kInt32)},
-                   {})[0].dtype(),
+  EXPECT_EQ(Invoke("_npi_pinv_scalar_rcond",
+                   std::vector<NDArray>{Arr({1, 0, 0, 1}, {2, 2}, DType::kInt32)}, {})[0]
+                .dtype(),
             DType::kFloat64);
 }
 
@@ -91,7 +97,9 @@ TEST(NpNorm, MatricesWithMoreRowsThanColumns) {
   // numpy.linalg.norm of a 3 x 2 matrix: 'nuc', 2, -2 (MXNet 1.9.1's nuclear norm fails for
   // more rows than columns).
   NDArray a = Arr({0.5, 1, 2, 3, 4, 6}, {3, 2}, DType::kFloat64);
-  auto norm = [&](AttrDict at) { return Vals(Invoke("_npi_norm", std::vector<NDArray>{a}, at)[0])[0]; };
+  auto norm = [&](AttrDict at) {
+    return Vals(Invoke("_npi_norm", std::vector<NDArray>{a}, at)[0])[0];
+  };
   EXPECT_NEAR(norm({{"axis", "(0, 1)"}, {"flag", "2"}}), 8.275630971563427, 1e-12);
   EXPECT_NEAR(norm({{"axis", "(0, 1)"}, {"flag", "0"}}), 8.138250837793423, 1e-12);
   EXPECT_NEAR(norm({{"ord", "-2"}, {"axis", "(0, 1)"}, {"flag", "0"}}), 0.13738013377000358, 1e-12);
@@ -110,7 +118,9 @@ TEST(NpNorm, MatricesWithMoreRowsThanColumns) {
   EXPECT_EQ(i.dtype(), DType::kInt32);
   EXPECT_EQ(Vals(i), (std::vector<double>{5}));
   ExpectInvalidArgument(
-      [&] { Invoke("_npi_norm", std::vector<NDArray>{a}, {{"ord", "3"}, {"axis", "(0, 1)"}}); },
+      [&] {
+        Invoke("_npi_norm", std::vector<NDArray>{a}, {{"ord", "3"}, {"axis", "(0, 1)"}});
+      },
       {"_npi_norm", "invalid norm order 3 for matrices"});
 }
 

@@ -85,12 +85,15 @@ Shape PercentileShape(const OpAttrs& a, const Shape& s, const Shape* q) {
   std::vector<bool> red = ReducedAxes(a, s);
   std::vector<int64_t> o;
   if (q) {
-    if (q->ndim() > 1) MX_THROW(kBad, "_npi_percentile: q must be 0-d or 1-d, got shape ", q->ToString());
+    if (q->ndim() > 1)
+      MX_THROW(kBad, "_npi_percentile: q must be 0-d or 1-d, got shape ", q->ToString());
     if (q->ndim() == 1) o.push_back((*q)[0]);
   }
   for (int i = 0; i < s.ndim(); ++i) {
-    if (!red[i]) o.push_back(s[i]);
-    else if (p.keepdims) o.push_back(1);
+    if (!red[i])
+      o.push_back(s[i]);
+    else if (p.keepdims)
+      o.push_back(1);
   }
   return Shape(o);
 }

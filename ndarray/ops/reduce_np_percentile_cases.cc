@@ -20,17 +20,16 @@ MX_OP_TEST_CASE({.op = "_npi_percentile",
                      },
                  .check_grad = false,
                  .label = "(q tensor)"});
-MX_OP_TEST_CASE({.op = "_npi_unique",
-                 .attrs = {{"return_index", "True"},
-                           {"return_inverse", "True"},
-                           {"return_counts", "True"}},
-                 .shapes = {{6}},
-                 .make_inputs =
-                     [](DType dt, uint64_t) {
-                       return std::vector<NDArray>{NDArray::FromVector(
-                           std::vector<double>{3, 1, 3, 2, 1, 3}, Shape{6}, cpu(), dt)};
-                     },
-                 .check_grad = false});
+MX_OP_TEST_CASE(
+    {.op = "_npi_unique",
+     .attrs = {{"return_index", "True"}, {"return_inverse", "True"}, {"return_counts", "True"}},
+     .shapes = {{6}},
+     .make_inputs =
+         [](DType dt, uint64_t) {
+           return std::vector<NDArray>{
+               NDArray::FromVector(std::vector<double>{3, 1, 3, 2, 1, 3}, Shape{6}, cpu(), dt)};
+         },
+     .check_grad = false});
 MX_OP_TEST_CASE({.op = "_npi_unique",
                  .attrs = {{"axis", "0"}},
                  .shapes = {{3, 2}},

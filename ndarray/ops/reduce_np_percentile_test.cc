@@ -60,13 +60,16 @@ TEST(NpPercentile, ByHand) {
   EXPECT_EQ(Invoke("_npi_percentile", std::vector<NDArray>{i}, {{"q_scalar", "50"}})[0].dtype(),
             DType::kFloat32);
   ExpectInvalidArgument(
-      [&] { Invoke("_npi_percentile", std::vector<NDArray>{x}, {{"q_scalar", "-1"}}); },
+      [&] {
+        Invoke("_npi_percentile", std::vector<NDArray>{x}, {{"q_scalar", "-1"}});
+      },
       {"_npi_percentile", "[0, 100]"});
 }
 
 TEST(NpUnique, ByHand) {
-  NDArrayVec o = Invoke("_npi_unique", std::vector<NDArray>{Arr({3, 1, 3, 2, 1, 3}, {6})},
-                        {{"return_index", "True"}, {"return_inverse", "True"}, {"return_counts", "True"}});
+  NDArrayVec o =
+      Invoke("_npi_unique", std::vector<NDArray>{Arr({3, 1, 3, 2, 1, 3}, {6})},
+             {{"return_index", "True"}, {"return_inverse", "True"}, {"return_counts", "True"}});
   ASSERT_EQ(o.size(), 4u);
   EXPECT_EQ(Vals(o[0]), (std::vector<double>{1, 2, 3}));
   EXPECT_EQ(Vals(o[1]), (std::vector<double>{1, 3, 0}));

@@ -9,17 +9,18 @@ MX_OP_TEST_CASE({.op = "_npi_choice",
                  .attrs = {{"a", "5"}, {"size", "(2, 3)"}},
                  .shapes = {},
                  .check_grad = false});
-MX_OP_TEST_CASE({.op = "_npi_choice",
-                 .attrs = {{"a", "None"}, {"size", "(2,)"}, {"replace", "False"}, {"weighted", "True"}},
-                 .shapes = {{4}, {4}},
-                 .make_inputs =
-                     [](DType dt, uint64_t seed) {
-                       return std::vector<NDArray>{
-                           RandomArray({4}, -1, 1, seed, dt),
-                           NDArray::FromVector(std::vector<double>{0.1, 0.2, 0.3, 0.4}, Shape{4})};
-                     },
-                 .check_grad = false,
-                 .label = "(population input, weighted, no replacement)"});
+MX_OP_TEST_CASE(
+    {.op = "_npi_choice",
+     .attrs = {{"a", "None"}, {"size", "(2,)"}, {"replace", "False"}, {"weighted", "True"}},
+     .shapes = {{4}, {4}},
+     .make_inputs =
+         [](DType dt, uint64_t seed) {
+           return std::vector<NDArray>{
+               RandomArray({4}, -1, 1, seed, dt),
+               NDArray::FromVector(std::vector<double>{0.1, 0.2, 0.3, 0.4}, Shape{4})};
+         },
+     .check_grad = false,
+     .label = "(population input, weighted, no replacement)"});
 
 }  // namespace
 }  // namespace mxnet::testing

@@ -79,11 +79,14 @@ TEST(NpChoice, SeededRunsRepeatAndErrors) {
   random::seed(3);
   EXPECT_EQ(Invoke("_npi_choice", {}, at)[0].ToVector<double>(), x);
   ExpectInvalidArgument(
-      [&] { Invoke("_npi_choice", {}, {{"a", "3"}, {"size", "(4,)"}, {"replace", "False"}}); },
+      [&] {
+        Invoke("_npi_choice", {}, {{"a", "3"}, {"size", "(4,)"}, {"replace", "False"}});
+      },
       {"_npi_choice", "larger sample (4) than the population (3)"});
   ExpectInvalidArgument(
       [&] {
-        Invoke("_npi_choice", std::vector<NDArray>{NDArray::FromVector(std::vector<double>{1, 1}, Shape{2})},
+        Invoke("_npi_choice",
+               std::vector<NDArray>{NDArray::FromVector(std::vector<double>{1, 1}, Shape{2})},
                {{"a", "3"}, {"size", "(4,)"}, {"weighted", "True"}});
       },
       {"_npi_choice", "p has 2 values for a population of 3"});

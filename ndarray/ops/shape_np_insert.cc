@@ -295,7 +295,8 @@ void InsertKernel(const OpContext&, const OpAttrs& a, std::span<const NDArray> i
       break;
     case Kind::kTensor: {
       const NDArray& obj = in[hv ? 2 : 1];
-      if (obj.shape().ndim() > 1) Fail(a, "obj must be 0-d or 1-d, got shape ", obj.shape().ToString());
+      if (obj.shape().ndim() > 1)
+        Fail(a, "obj must be 0-d or 1-d, got shape ", obj.shape().ToString());
       idx = IntValues(a, obj);
       scalar_path = obj.shape().ndim() == 0;
       break;
@@ -306,8 +307,8 @@ void InsertKernel(const OpContext&, const OpAttrs& a, std::span<const NDArray> i
       Fail(a, "index ", i, " is out of bounds for axis ", axis, " with size ", n);
     if (i < 0) i += n;
   }
-  InsertPlan plan = PlanInsert(a, arr.shape(), values.shape(), static_cast<int64_t>(idx.size()),
-                               scalar_path);
+  InsertPlan plan =
+      PlanInsert(a, arr.shape(), values.shape(), static_cast<int64_t>(idx.size()), scalar_path);
   NDArray b = BroadcastAs(a, values, plan.vview, plan.target, arr.dtype(), "values");
   int64_t nout = plan.out[axis];
   // src[q]: old index (>= 0) or -(k + 1) for the k-th inserted slice.
@@ -318,7 +319,8 @@ void InsertKernel(const OpContext&, const OpAttrs& a, std::span<const NDArray> i
   } else {
     std::vector<int64_t> order(idx.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return idx[x] < idx[y]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int64_t x, int64_t y) { return idx[x] < idx[y]; });
     for (size_t j = 0; j < order.size(); ++j) {
       int64_t q = idx[order[j]] + static_cast<int64_t>(j);
       src[q] = -(order[j] + 1), is_new[q] = true;
@@ -338,15 +340,15 @@ void InsertKernel(const OpContext&, const OpAttrs& a, std::span<const NDArray> i
   GatherRows(out[0], b.data_ptr(), outer, plan.numnew, inner, new_pick, es);
 }
 
-#define MX_REGISTER_NP_INSERT(NAME, DESC)                                              \
-  MX_REGISTER_OP(NAME)                                                                 \
-      .describe(DESC)                                                                  \
-      .set_params<NpInsertParam>()                                                     \
-      .set_num_inputs(InsertNumInputs)                                                 \
-      .set_input_names(InsertInputNames)                                               \
-      .set_infer_shape(InsertShape)                                                    \
-      .set_infer_type(InsertType)                                                      \
-      .set_kernel({DeviceType::kCPU, Backend::kReference}, InsertKernel)               \
+#define MX_REGISTER_NP_INSERT(NAME, DESC)                                \
+  MX_REGISTER_OP(NAME)                                                   \
+      .describe(DESC)                                                    \
+      .set_params<NpInsertParam>()                                       \
+      .set_num_inputs(InsertNumInputs)                                   \
+      .set_input_names(InsertInputNames)                                 \
+      .set_infer_shape(InsertShape)                                      \
+      .set_infer_type(InsertType)                                        \
+      .set_kernel({DeviceType::kCPU, Backend::kReference}, InsertKernel) \
       .set_non_differentiable()
 
 MX_REGISTER_NP_INSERT(_npi_insert_scalar,
@@ -495,8 +497,7 @@ void MaskAssignKernel(const OpContext&, const OpAttrs& a, std::span<const NDArra
     }
     b = BroadcastAs(a, in[2], view, Shape(t), data.dtype(), "value");
   } else {
-    b = NDArray::Full(Shape(t), a.get<NpBooleanMaskAssignScalarParam>().value, cpu(),
-                      data.dtype());
+    b = NDArray::Full(Shape(t), a.get<NpBooleanMaskAssignScalarParam>().value, cpu(), data.dtype());
   }
   size_t run = static_cast<size_t>(l.trail) * es;
   if (run == 0 || count == 0) return;

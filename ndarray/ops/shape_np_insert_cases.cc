@@ -42,16 +42,16 @@ MX_OP_TEST_CASE({.op = "_npi_delete",
                  .shapes = {{2, 3}},
                  .check_grad = false,
                  .label = "(slice, flattened)"});
-MX_OP_TEST_CASE({.op = "_npi_delete",
-                 .attrs = {{"axis", "1"}},
-                 .shapes = {{2, 4}, {3}},
-                 .make_inputs =
-                     [](DType dt, uint64_t seed) {
-                       return std::vector<NDArray>{RandomArray({2, 4}, -1, 1, seed, dt),
-                                                   Ints({-1, 0, 0}, {3})};
-                     },
-                 .check_grad = false,
-                 .label = "(tensor obj)"});
+MX_OP_TEST_CASE(
+    {.op = "_npi_delete",
+     .attrs = {{"axis", "1"}},
+     .shapes = {{2, 4}, {3}},
+     .make_inputs =
+         [](DType dt, uint64_t seed) {
+           return std::vector<NDArray>{RandomArray({2, 4}, -1, 1, seed, dt), Ints({-1, 0, 0}, {3})};
+         },
+     .check_grad = false,
+     .label = "(tensor obj)"});
 MX_OP_TEST_CASE({.op = "_npi_boolean_mask_assign_scalar",
                  .attrs = {{"value", "7"}, {"start_axis", "1"}},
                  .shapes = {{2, 3, 2}, {3}},

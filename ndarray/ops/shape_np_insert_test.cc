@@ -56,7 +56,8 @@ TEST(MXNetRegistry, NamesAttributesAndDefaults) {
 // ---- NumPy's values where MXNet 1.9.1 is wrong ----
 TEST(NpDelete, NegativeTensorIndicesCountFromTheEnd) {
   // numpy.delete(arange(12).reshape(3, 4), [-1, 2], axis=1) -> columns 0, 1 (MXNet ignores -1).
-  NDArray r = RunOp("_npi_delete", {Iota({3, 4}), Arr({-1, 2}, {2}, DType::kInt64)}, {{"axis", "1"}});
+  NDArray r =
+      RunOp("_npi_delete", {Iota({3, 4}), Arr({-1, 2}, {2}, DType::kInt64)}, {{"axis", "1"}});
   EXPECT_EQ(r.shape(), (Shape{3, 2}));
   EXPECT_EQ(Vals(r), (std::vector<double>{0, 1, 4, 5, 8, 9}));
   // Flattened: numpy.delete(arange(12), [-1, 2]).
@@ -67,21 +68,26 @@ TEST(NpDelete, NegativeTensorIndicesCountFromTheEnd) {
 TEST(NpDelete, OutOfRangeTensorIndexIsAnError) {
   // NumPy: IndexError; MXNet 1.9.1 ignores the index.
   ExpectInvalidArgument(
-      [&] { RunOp("_npi_delete", {Iota({3, 4}), Arr({1, 3}, {2}, DType::kInt64)}, {{"axis", "0"}}); },
+      [&] {
+        RunOp("_npi_delete", {Iota({3, 4}), Arr({1, 3}, {2}, DType::kInt64)}, {{"axis", "0"}});
+      },
       {"_npi_delete", "index 3 is out of bounds for axis 0 with size 3"});
   ExpectInvalidArgument(
-      [&] { RunOp("_npi_delete", {Iota({3, 4}), Arr({1}, {1}, DType::kBool)}, {{"axis", "0"}}); },
+      [&] {
+        RunOp("_npi_delete", {Iota({3, 4}), Arr({1}, {1}, DType::kBool)}, {{"axis", "0"}});
+      },
       {"_npi_delete", "integer indices"});
 }
 
 TEST(NpInsert, ScalarValWithAxis) {
   // numpy.insert(arange(12).reshape(3, 4), 1, 9.5, axis=0) (MXNet: "dimension do not match").
   NDArray r = RunOp("_npi_insert_scalar", {Iota({3, 4})},
-                  {{"val", "9.5"}, {"int_ind", "1"}, {"axis", "0"}});
+                    {{"val", "9.5"}, {"int_ind", "1"}, {"axis", "0"}});
   EXPECT_EQ(r.shape(), (Shape{4, 4}));
-  EXPECT_EQ(Vals(r), (std::vector<double>{0, 1, 2, 3, 9.5, 9.5, 9.5, 9.5, 4, 5, 6, 7, 8, 9, 10,
-                                          11}));
-  r = RunOp("_npi_insert_scalar", {Iota({2, 2})}, {{"val", "-1"}, {"int_ind", "-1"}, {"axis", "1"}});
+  EXPECT_EQ(Vals(r),
+            (std::vector<double>{0, 1, 2, 3, 9.5, 9.5, 9.5, 9.5, 4, 5, 6, 7, 8, 9, 10, 11}));
+  r = RunOp("_npi_insert_scalar", {Iota({2, 2})},
+            {{"val", "-1"}, {"int_ind", "-1"}, {"axis", "1"}});
   EXPECT_EQ(Vals(r), (std::vector<double>{0, -1, 1, 2, -1, 3}));
 }
 
@@ -89,10 +95,10 @@ TEST(NpInsert, ScalarValWithSliceOrTensorIndex) {
   // numpy.insert(arange(4), slice(1, 3), 9.5) and numpy.insert(arange(4), [3, 1], 9.5) (MXNet:
   // dtype check fails).
   NDArray r = RunOp("_npi_insert_slice", {Iota({4})},
-                  {{"val", "9.5"}, {"start", "1"}, {"stop", "3"}, {"step", "1"}});
+                    {{"val", "9.5"}, {"start", "1"}, {"stop", "3"}, {"step", "1"}});
   EXPECT_EQ(Vals(r), (std::vector<double>{0, 9.5, 1, 9.5, 2, 3}));
   r = RunOp("_npi_insert_tensor", {Iota({4}), Arr({3, 1}, {2}, DType::kInt64)},
-          {{"val", "9.5"}, {"axis", "0"}});
+            {{"val", "9.5"}, {"axis", "0"}});
   EXPECT_EQ(Vals(r), (std::vector<double>{0, 9.5, 1, 2, 9.5, 3}));
 }
 
@@ -102,13 +108,13 @@ TEST(NpInsert, ValuesThatDoNotBroadcastAreRejected) {
   ExpectInvalidArgument(
       [&] {
         RunOp("_npi_insert_scalar", {Iota({3, 4}), Arr({7, 8, 9}, {3})},
-            {{"int_ind", "1"}, {"axis", "0"}});
+              {{"int_ind", "1"}, {"axis", "0"}});
       },
       {"_npi_insert_scalar", "values of shape (1, 3) cannot be broadcast to (1, 4)"});
   ExpectInvalidArgument(
       [&] {
         RunOp("_npi_insert_tensor", {Iota({3, 4}), Iota({2, 4}), Arr({2}, {1}, DType::kInt64)},
-            {{"axis", "1"}});
+              {{"axis", "1"}});
       },
       {"_npi_insert_tensor", "cannot be broadcast"});
 }
@@ -116,7 +122,7 @@ TEST(NpInsert, ValuesThatDoNotBroadcastAreRejected) {
 TEST(NpInsert, SeveralIndicesKeepObjOrder) {
   // numpy.insert([0, 1, 2, 3], [3, 1, 1], [10, 20, 30]) = [0, 20, 30, 1, 2, 10, 3].
   NDArray r = RunOp("_npi_insert_tensor",
-                  {Iota({4}), Arr({10, 20, 30}, {3}), Arr({3, 1, 1}, {3}, DType::kInt64)}, {});
+                    {Iota({4}), Arr({10, 20, 30}, {3}), Arr({3, 1, 1}, {3}, DType::kInt64)}, {});
   EXPECT_EQ(Vals(r), (std::vector<double>{0, 20, 30, 1, 2, 10, 3}));
   EXPECT_EQ(r.dtype(), DType::kFloat32);
 }
@@ -125,21 +131,21 @@ TEST(NpMaskAssign, StartAxisWithoutCountAxis) {
   // data (2, 3, 2), mask (3,) at axis 1, value (2, 2) = (lead, trail): every true position of
   // row l gets value[l] (MXNet's rule; MXNet 1.9.1 reads value (2,) past its end for l = 1).
   NDArray r = RunOp("_npi_boolean_mask_assign_tensor",
-                  {Arr(std::vector<double>(12, 0), {2, 3, 2}), Arr({1, 0, 1}, {3}, DType::kBool),
-                   Arr({1, 2, 3, 4}, {2, 2})},
-                  {{"start_axis", "1"}});
+                    {Arr(std::vector<double>(12, 0), {2, 3, 2}), Arr({1, 0, 1}, {3}, DType::kBool),
+                     Arr({1, 2, 3, 4}, {2, 2})},
+                    {{"start_axis", "1"}});
   EXPECT_EQ(Vals(r), (std::vector<double>{1, 2, 0, 0, 1, 2, 3, 4, 0, 0, 3, 4}));
   // The input is not modified (ours returns a new array).
   NDArray x = Iota({3});
   RunOp("_npi_boolean_mask_assign_scalar", {x, Arr({1, 1, 1}, {3}, DType::kBool)},
-      {{"value", "5"}, {"start_axis", "0"}});
+        {{"value", "5"}, {"start_axis", "0"}});
   EXPECT_EQ(Vals(x), (std::vector<double>{0, 1, 2}));
 }
 
 TEST(NpInsertDelete, NotDifferentiable) {
-  for (const char* op : {"_npi_insert_scalar", "_npi_insert_slice", "_npi_insert_tensor",
-                         "_npi_delete", "_npi_boolean_mask_assign_scalar",
-                         "_npi_boolean_mask_assign_tensor"})
+  for (const char* op :
+       {"_npi_insert_scalar", "_npi_insert_slice", "_npi_insert_tensor", "_npi_delete",
+        "_npi_boolean_mask_assign_scalar", "_npi_boolean_mask_assign_tensor"})
     EXPECT_FALSE(OpRegistry::Get(op).differentiable()) << op;
 }
 

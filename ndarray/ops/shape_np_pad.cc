@@ -40,7 +40,8 @@ struct NpPadParam {
   static void Declare(D& d) {
     d.field("pad_width", &NpPadParam::pad_width)
         .required()
-        .describe("((before_0, after_0), ...), ((before, after),), (before, after), (pad,) or pad.");
+        .describe(
+            "((before_0, after_0), ...), ((before, after),), (before, after), (pad,) or pad.");
     d.field("mode", &NpPadParam::mode)
         .choices({"constant", "edge", "maximum", "minimum", "reflect", "symmetric"})
         .describe("numpy.pad's mode.");
@@ -172,7 +173,8 @@ void PadKernel(const OpContext&, const OpAttrs& a, std::span<const NDArray> in,
   for (int i = 0; i < nd; ++i) base += pairs[i].first * ostr[i];
   if (xs.Size() > 0) {
     std::vector<int64_t> dims = xs.ToVector();
-    StridedCopy(ElemPtr(out[0].data_ptr(), base, es), in[0].data_ptr(), es, dims, ostr, Strides(xs));
+    StridedCopy(ElemPtr(out[0].data_ptr(), base, es), in[0].data_ptr(), es, dims, ostr,
+                Strides(xs));
   }
   // Axis by axis: lines along axis k over the already padded axes < k and the interior of > k.
   MX_DTYPE_SWITCH(in[0].dtype(), T, {

@@ -17,13 +17,12 @@ MX_OP_TEST_CASE({.op = "_npi_pad",
                  .shapes = {{2, 3}},
                  .check_grad = false,
                  .label = "(reflect; gradient only for constant, as MXNet)"});
-MX_OP_TEST_CASE({.op = "_npi_pad",
-                 .attrs = {{"pad_width", "((1, 1), (4, 2))"},
-                           {"mode", "symmetric"},
-                           {"reflect_type", "odd"}},
-                 .shapes = {{2, 3}},
-                 .check_grad = false,
-                 .label = "(symmetric odd)"});
+MX_OP_TEST_CASE(
+    {.op = "_npi_pad",
+     .attrs = {{"pad_width", "((1, 1), (4, 2))"}, {"mode", "symmetric"}, {"reflect_type", "odd"}},
+     .shapes = {{2, 3}},
+     .check_grad = false,
+     .label = "(symmetric odd)"});
 MX_OP_TEST_CASE({.op = "_npi_pad",
                  .attrs = {{"pad_width", "((1, 0), (2, 2))"}, {"mode", "maximum"}},
                  .shapes = {{3, 2}},

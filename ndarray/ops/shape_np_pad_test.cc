@@ -62,8 +62,8 @@ TEST(NpPad, ShortPadWidthForms) {
 TEST(NpPad, ReflectTypeOdd) {
   // numpy.pad(a, 1, 'reflect', reflect_type='odd') (MXNet ignores 'odd').
   NDArray r = Pad(A(), {{"pad_width", "1"}, {"mode", "reflect"}, {"reflect_type", "odd"}});
-  EXPECT_EQ(Vals(r), (std::vector<double>{-3, -2, -1, 0, 1, 0, 1, 2, 3, 4,
-                                          3, 4, 5, 6, 7, 6, 7, 8, 9, 10}));
+  EXPECT_EQ(Vals(r),
+            (std::vector<double>{-3, -2, -1, 0, 1, 0, 1, 2, 3, 4, 3, 4, 5, 6, 7, 6, 7, 8, 9, 10}));
   // numpy.pad([1, 2, 4], (5, 4), 'symmetric', reflect_type='odd'): growing chunks.
   r = Pad(Arr({1, 2, 4}, {3}, DType::kFloat64),
           {{"pad_width", "(5, 4)"}, {"mode", "symmetric"}, {"reflect_type", "odd"}});
@@ -99,13 +99,21 @@ TEST(NpPad, GradientOnlyForConstant) {
 }
 
 TEST(NpPad, Errors) {
-  ExpectInvalidArgument([&] { Pad(A(), {{"pad_width", "((1, -1), (0, 0))"}}); },
-                        {"_npi_pad", "negative width"});
-  ExpectInvalidArgument([&] { Pad(A(), {{"pad_width", "((1, 1), (0, 0), (1, 1))"}}); },
-                        {"_npi_pad", "3 pairs for an input of 2 dimensions"});
+  ExpectInvalidArgument(
+      [&] {
+        Pad(A(), {{"pad_width", "((1, -1), (0, 0))"}});
+      },
+      {"_npi_pad", "negative width"});
+  ExpectInvalidArgument(
+      [&] {
+        Pad(A(), {{"pad_width", "((1, 1), (0, 0), (1, 1))"}});
+      },
+      {"_npi_pad", "3 pairs for an input of 2 dimensions"});
   ExpectInvalidArgument([&] { Pad(A(), {{"pad_width", "(1, 2, 3)"}}); }, {"_npi_pad", "pad_width"});
   ExpectInvalidArgument(
-      [&] { Pad(Arr({}, {0, 2}), {{"pad_width", "1"}, {"mode", "edge"}}); },
+      [&] {
+        Pad(Arr({}, {0, 2}), {{"pad_width", "1"}, {"mode", "edge"}});
+      },
       {"_npi_pad", "cannot pad an empty axis 0 with mode 'edge'"});
 }
 
