@@ -766,6 +766,12 @@ def main():
     write("np.json", npc, extra)
     import refs_np_linalg  # NumPy-interface matrix products (_np_dot, _npi_matmul, _npi_einsum, ...)
     refs_np_linalg.write_np_linalg(OUT, registry)
+    import refs_np_percentile  # mx.np.percentile / unique (_npi_percentile, _npi_unique)
+    refs_np_percentile.write_np_percentile(OUT, registry)
+    import refs_np_svd  # mx.np.linalg.svd / pinv (_npi_svd, _npi_pinv, _npi_pinv_scalar_rcond)
+    refs_np_svd.write_np_svd(OUT, registry)
+    import refs_np_eig  # mx.np.linalg.eig / eigvals (_npi_eig, _npi_eigvals)
+    refs_np_eig.write_np_eig(OUT, registry)
     total = sum(os.path.getsize(os.path.join(OUT, f)) for f in os.listdir(OUT))
     print("wrote %s (%d bytes)" % (OUT, total))
 

@@ -470,6 +470,12 @@ def main():
     refs_np_create.gen(OUT)
     import refs_np_shape  # noqa: E402  (np.json: _np_reshape, _npx_reshape, _npi_rot90, ...)
     refs_np_shape.gen(OUT)
+    import refs_np_insert  # noqa: E402  (np_insert.json: _npi_insert_*, _npi_delete, _npi_boolean_mask_assign_*)
+    refs_np_insert.gen(OUT)
+    import refs_np_pad  # noqa: E402  (np_pad.json: _npi_pad)
+    refs_np_pad.gen(OUT)
+    import refs_np_choice  # noqa: E402  (np_choice.json: _npi_choice frequencies)
+    refs_np_choice.gen(OUT)
 
 
 if __name__ == "__main__":

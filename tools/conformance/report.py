@@ -70,6 +70,7 @@ sys.path.insert(0, HERE)
 import check_npy_ours  # noqa: E402
 import check_read_ours  # noqa: E402
 import modelzoo_weights  # noqa: E402
+import refs_np_eig  # noqa: E402  (sign_normalized: _npi_eig's eigenvectors up to sign)
 import refs_quant  # noqa: E402
 
 # The binaries under test, relative to bazel-bin. main() copies them into the working directory
@@ -651,6 +652,20 @@ def op_jobs(refs):
     for f in ["reduce", "dot", "ordering", "indexing", "linalg", "contrib", "mask", "np", "np_linalg"]:
         for c in load_json(os.path.join(refs, "reduce", f + ".json"))["cases"]:
             add("reduce", f, c["name"], c, tol_reduce)
+    for c in load_json(os.path.join(refs, "reduce", "np_eig.json"))["cases"]:  # refs_np_eig.py
+        if c["op"] == "_npi_eig":  # LAPACK's eigenvector signs are arbitrary: compared up to sign
+            c = dict(c, outputs=[c["outputs"][0], refs_np_eig.sign_normalized(c["outputs"][1])])
+        add("reduce", "np_eig", c["name"], c,
+            lambda w, op, grad: (1e-4, 1e-5) if w.get("dtype") == "float32" else (1e-9, 1e-10))
+    for c in load_json(os.path.join(refs, "reduce", "np_svd.json"))["cases"]:  # refs_np_svd.py
+        # MXNet's LAPACK (gesvd) works in the input's float type, ours in double.
+        add("reduce", "np_svd", c["name"], c,
+            lambda w, op, grad: (1e-4, 1e-5) if w.get("dtype") == "float32" else (1e-9, 1e-10))
+    for c in load_json(os.path.join(refs, "reduce", "np_percentile.json"))["cases"]:  # refs_np_percentile.py
+        # MXNet 1.9.1 interpolates with float32 positions and weights, float64 data too (ours in
+        # double, as NumPy): float64 results agree to float32 precision.
+        add("reduce", "np_percentile", c["name"], c,
+            lambda w, op, grad: (2e-6, 1e-7) if w.get("dtype") == "float64" else tol_reduce(w, op, grad))
     for f in ["refs", "image_cv"]:  # image_cv: _cvimresize, _cvcopyMakeBorder (refs_image_cv.py)
         for c in load_json(os.path.join(refs, "shape", f + ".json"))["cases"]:
             name = "%s %s" % (c["op"], json.dumps(c["attrs"], sort_keys=True))
@@ -667,6 +682,10 @@ def op_jobs(refs):
         add("shape", "np_create", c["name"], c, tol_reduce)
     for c in load_json(os.path.join(refs, "shape", "np.json"))["cases"]:  # refs_np_shape.py
         add("shape", "np", c["name"], c, tol_reduce)
+    for c in load_json(os.path.join(refs, "shape", "np_insert.json"))["cases"]:  # refs_np_insert.py
+        add("shape", "np_insert", c["name"], c, tol_reduce)
+    for c in load_json(os.path.join(refs, "shape", "np_pad.json"))["cases"]:  # refs_np_pad.py
+        add("shape", "np_pad", c["name"], c, tol_reduce)
     for f in ["conv", "fc", "pool", "upsampling", "spatial", "extra"]:
         for c in load_json(os.path.join(refs, "conv", f + ".json"))["cases"]:
             c = dict(c, outputs=[c["output"]], head_grads=[c["ograd"]] if "ograd" in c else None)

@@ -3576,6 +3576,71 @@ func ContribQuantizedPoolingLayout(v string) ContribQuantizedPoolingOpt {
 	return ContribQuantizedPoolingOpt{pair{"layout", v}}
 }
 
+// ContribQuantizedRnn runs the operator _contrib_quantized_rnn: LSTM (RNN's) on uint8 data quantized as round(x * data_scale + data_shift): the data dequantized, then RNN's float32 LSTM; float32 outputs.
+//
+// Inputs: data, parameters, state, state_cell, data_scale, data_shift.
+// Attribute state_size (int): Hidden state size H.
+// Attribute num_layers (int): Number of stacked layers.
+// Attribute mode (string; one of gru, lstm, rnn_relu, rnn_tanh): The recurrent cell.
+// Options: the ContribQuantizedRnn* functions.
+// Returns the visible outputs, new arrays the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func ContribQuantizedRnn(ctx *mxnet.Ctx, data *mxnet.NDArray, parameters *mxnet.NDArray, state *mxnet.NDArray, stateCell *mxnet.NDArray, dataScale *mxnet.NDArray, dataShift *mxnet.NDArray, stateSize int, numLayers int, mode string, opts ...ContribQuantizedRnnOpt) ([]*mxnet.NDArray, error) {
+	kv := make([]string, 0, 6+2*len(opts))
+	kv = append(kv, "state_size", attr.Int(stateSize))
+	kv = append(kv, "num_layers", attr.Int(numLayers))
+	kv = append(kv, "mode", mode)
+	for _, o := range opts {
+		kv = append(kv, o.k, o.v)
+	}
+	return call(ctx, &opContribQuantizedRnn, []*mxnet.NDArray{data, parameters, state, stateCell, dataScale, dataShift}, kv)
+}
+
+var opContribQuantizedRnn = lazyOp{name: "_contrib_quantized_rnn"}
+
+// ContribQuantizedRnnOpt is an optional attribute of ContribQuantizedRnn.
+type ContribQuantizedRnnOpt struct{ pair }
+
+// ContribQuantizedRnnBidirectional sets _contrib_quantized_rnn's attribute bidirectional (boolean; default False): Add a reverse-time direction to every layer.
+func ContribQuantizedRnnBidirectional(v bool) ContribQuantizedRnnOpt {
+	return ContribQuantizedRnnOpt{pair{"bidirectional", attr.Bool(v)}}
+}
+
+// ContribQuantizedRnnP sets _contrib_quantized_rnn's attribute p (float; default 0.0): Dropout on the outputs of all layers but the last.
+func ContribQuantizedRnnP(v float32) ContribQuantizedRnnOpt {
+	return ContribQuantizedRnnOpt{pair{"p", attr.Float32(v)}}
+}
+
+// ContribQuantizedRnnStateOutputs sets _contrib_quantized_rnn's attribute state_outputs (boolean; default False): Also output the final hidden (and cell) states.
+func ContribQuantizedRnnStateOutputs(v bool) ContribQuantizedRnnOpt {
+	return ContribQuantizedRnnOpt{pair{"state_outputs", attr.Bool(v)}}
+}
+
+// ContribQuantizedRnnProjectionSize sets _contrib_quantized_rnn's attribute projection_size (optional<int>; default None): LSTM projection size (None: no projection).
+func ContribQuantizedRnnProjectionSize(v int) ContribQuantizedRnnOpt {
+	return ContribQuantizedRnnOpt{pair{"projection_size", attr.Int(v)}}
+}
+
+// ContribQuantizedRnnLstmStateClipMin sets _contrib_quantized_rnn's attribute lstm_state_clip_min (optional<double>; default None): Lower clip of the LSTM cell state (with lstm_state_clip_max).
+func ContribQuantizedRnnLstmStateClipMin(v float64) ContribQuantizedRnnOpt {
+	return ContribQuantizedRnnOpt{pair{"lstm_state_clip_min", attr.Float64(v)}}
+}
+
+// ContribQuantizedRnnLstmStateClipMax sets _contrib_quantized_rnn's attribute lstm_state_clip_max (optional<double>; default None): Upper clip of the LSTM cell state (with lstm_state_clip_min).
+func ContribQuantizedRnnLstmStateClipMax(v float64) ContribQuantizedRnnOpt {
+	return ContribQuantizedRnnOpt{pair{"lstm_state_clip_max", attr.Float64(v)}}
+}
+
+// ContribQuantizedRnnLstmStateClipNan sets _contrib_quantized_rnn's attribute lstm_state_clip_nan (boolean; default False): Clip NaN cell states too (to the maximum).
+func ContribQuantizedRnnLstmStateClipNan(v bool) ContribQuantizedRnnOpt {
+	return ContribQuantizedRnnOpt{pair{"lstm_state_clip_nan", attr.Bool(v)}}
+}
+
+// ContribQuantizedRnnUseSequenceLength sets _contrib_quantized_rnn's attribute use_sequence_length (boolean; default False): Take a sequence_length input with each sample's valid length.
+func ContribQuantizedRnnUseSequenceLength(v bool) ContribQuantizedRnnOpt {
+	return ContribQuantizedRnnOpt{pair{"use_sequence_length", attr.Bool(v)}}
+}
+
 // ContribRequantize runs the operator _contrib_requantize: Requantizes int32 data (range max(|min_range|, |max_range|) over 2^31) to int8/uint8 (MXNet 1.9.1 _contrib_requantize, oneDNN path). The new range r is max(|min_calib|, |max_calib|) when both are set, else max|data| * range / 2^31; q = sat(rne(x * range / 2^31 * 127 / r)) (uint8: 255), output range (-r, r) (uint8: (0, r)). out_type int8 (default), uint8, auto. Outputs (q, min (1,), max (1,)). Errors: data not int32.
 //
 // Inputs: data, min_range, max_range.
@@ -6853,6 +6918,36 @@ func NpiBlackmanCtx(v string) NpiBlackmanOpt { return NpiBlackmanOpt{pair{"ctx",
 // NpiBlackmanDtype sets _npi_blackman's attribute dtype (dtype; one of bfloat16, float16, float32, float64, int32, int64, int8, uint8; default float32): The output dtype.
 func NpiBlackmanDtype(v mxnet.DType) NpiBlackmanOpt { return NpiBlackmanOpt{pair{"dtype", v.String()}} }
 
+// NpiBooleanMaskAssignScalar runs the operator _npi_boolean_mask_assign_scalar: data with data[lead..., mask, ...] = value (mask over axes start_axis.. of data; nonzero = true); a[mask] = value of mx.np.
+//
+// Inputs: data, mask.
+// Attribute value (double): Value assigned where mask is true.
+// Attribute start_axis (int): First axis of data the mask covers.
+// Returns the output, a new array the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func NpiBooleanMaskAssignScalar(ctx *mxnet.Ctx, data *mxnet.NDArray, mask *mxnet.NDArray, value float64, startAxis int) (*mxnet.NDArray, error) {
+	kv := make([]string, 0, 4)
+	kv = append(kv, "value", attr.Float64(value))
+	kv = append(kv, "start_axis", attr.Int(startAxis))
+	return call1(ctx, &opNpiBooleanMaskAssignScalar, []*mxnet.NDArray{data, mask}, kv)
+}
+
+var opNpiBooleanMaskAssignScalar = lazyOp{name: "_npi_boolean_mask_assign_scalar"}
+
+// NpiBooleanMaskAssignTensor runs the operator _npi_boolean_mask_assign_tensor: data with data[lead..., mask, ...] = value, value broadcast to (lead..., count, trail...) or (lead..., trail...); cast to data's dtype.
+//
+// Inputs: data, mask, value.
+// Attribute start_axis (int): First axis of data the mask covers.
+// Returns the output, a new array the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func NpiBooleanMaskAssignTensor(ctx *mxnet.Ctx, data *mxnet.NDArray, mask *mxnet.NDArray, value *mxnet.NDArray, startAxis int) (*mxnet.NDArray, error) {
+	kv := make([]string, 0, 2)
+	kv = append(kv, "start_axis", attr.Int(startAxis))
+	return call1(ctx, &opNpiBooleanMaskAssignTensor, []*mxnet.NDArray{data, mask, value}, kv)
+}
+
+var opNpiBooleanMaskAssignTensor = lazyOp{name: "_npi_boolean_mask_assign_tensor"}
+
 // NpiBroadcastTo runs the operator _npi_broadcast_to: Broadcasts array to shape (its dims aligned right; size-1 dims repeat).
 //
 // Inputs: array.
@@ -6900,6 +6995,38 @@ func NpiCeil(ctx *mxnet.Ctx, x *mxnet.NDArray) (*mxnet.NDArray, error) {
 }
 
 var opNpiCeil = lazyOp{name: "_npi_ceil"}
+
+// NpiChoice runs the operator _npi_choice: int64 indices of shape size drawn from range(a) (or range(input1.size)), uniform or with probabilities p (weighted), with or without replacement (mx.np.random.choice).
+//
+// Inputs: inputs; their number and names depend on the attributes (mxnet.Op.InputNames).
+// Attribute a (optional<long>): Population size (None: input1's size).
+// Attribute size (optional<Shape(tuple)>): Output shape (None: ()).
+// Options: the NpiChoice* functions.
+// Returns the output, a new array the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func NpiChoice(ctx *mxnet.Ctx, inputs []*mxnet.NDArray, a int64, size []int64, opts ...NpiChoiceOpt) (*mxnet.NDArray, error) {
+	kv := make([]string, 0, 4+2*len(opts))
+	kv = append(kv, "a", attr.Int(a))
+	kv = append(kv, "size", attr.Ints(size))
+	for _, o := range opts {
+		kv = append(kv, o.k, o.v)
+	}
+	return call1(ctx, &opNpiChoice, inputs, kv)
+}
+
+var opNpiChoice = lazyOp{name: "_npi_choice"}
+
+// NpiChoiceOpt is an optional attribute of NpiChoice.
+type NpiChoiceOpt struct{ pair }
+
+// NpiChoiceCtx sets _npi_choice's attribute ctx (string; default cpu): Device of the output (MXNet's context string).
+func NpiChoiceCtx(v string) NpiChoiceOpt { return NpiChoiceOpt{pair{"ctx", v}} }
+
+// NpiChoiceReplace sets _npi_choice's attribute replace (boolean; default True): Draw with replacement.
+func NpiChoiceReplace(v bool) NpiChoiceOpt { return NpiChoiceOpt{pair{"replace", attr.Bool(v)}} }
+
+// NpiChoiceWeighted sets _npi_choice's attribute weighted (boolean; default False): The last input holds probabilities.
+func NpiChoiceWeighted(v bool) NpiChoiceOpt { return NpiChoiceOpt{pair{"weighted", attr.Bool(v)}} }
 
 // NpiCholesky runs the operator _npi_cholesky: Cholesky factor L (lower triangular) of symmetric positive definite matrices A = L L^T (mx.np.linalg.cholesky); reads A's lower triangle. float32/float64.
 //
@@ -7025,6 +7152,40 @@ func NpiDegrees(ctx *mxnet.Ctx, x *mxnet.NDArray) (*mxnet.NDArray, error) {
 }
 
 var opNpiDegrees = lazyOp{name: "_npi_degrees"}
+
+// NpiDelete runs the operator _npi_delete: numpy.delete(arr, obj, axis): arr without the entries int_ind, slice(start, stop, step) or the int indices obj along axis (None: flattened).
+//
+// Inputs: arr, obj; trailing inputs the attributes do not use may be nil.
+// Options: the NpiDelete* functions.
+// Returns the output, a new array the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func NpiDelete(ctx *mxnet.Ctx, arr *mxnet.NDArray, obj *mxnet.NDArray, opts ...NpiDeleteOpt) (*mxnet.NDArray, error) {
+	kv := make([]string, 0, 0+2*len(opts))
+	for _, o := range opts {
+		kv = append(kv, o.k, o.v)
+	}
+	return call1(ctx, &opNpiDelete, trim(arr, obj), kv)
+}
+
+var opNpiDelete = lazyOp{name: "_npi_delete"}
+
+// NpiDeleteOpt is an optional attribute of NpiDelete.
+type NpiDeleteOpt struct{ pair }
+
+// NpiDeleteStart sets _npi_delete's attribute start (optional<int>; default None): Slice start.
+func NpiDeleteStart(v int) NpiDeleteOpt { return NpiDeleteOpt{pair{"start", attr.Int(v)}} }
+
+// NpiDeleteStop sets _npi_delete's attribute stop (optional<int>; default None): Slice stop.
+func NpiDeleteStop(v int) NpiDeleteOpt { return NpiDeleteOpt{pair{"stop", attr.Int(v)}} }
+
+// NpiDeleteStep sets _npi_delete's attribute step (optional<int>; default None): Slice step.
+func NpiDeleteStep(v int) NpiDeleteOpt { return NpiDeleteOpt{pair{"step", attr.Int(v)}} }
+
+// NpiDeleteIntInd sets _npi_delete's attribute int_ind (optional<int>; default None): Index to delete.
+func NpiDeleteIntInd(v int) NpiDeleteOpt { return NpiDeleteOpt{pair{"int_ind", attr.Int(v)}} }
+
+// NpiDeleteAxis sets _npi_delete's attribute axis (optional<int>; default None): Axis to delete along (None: flattened).
+func NpiDeleteAxis(v int) NpiDeleteOpt { return NpiDeleteOpt{pair{"axis", attr.Int(v)}} }
 
 // NpiDiagIndicesFrom runs the operator _npi_diag_indices_from: int64 (ndim, n): row d is 0..n-1, the main diagonal's index along axis d.
 //
@@ -7223,6 +7384,18 @@ func NpiEdiff1dBackwardToEndScalar(v float64) NpiEdiff1dBackwardOpt {
 	return NpiEdiff1dBackwardOpt{pair{"to_end_scalar", attr.Float64(v)}}
 }
 
+// NpiEig runs the operator _npi_eig: Eigendecomposition of general real matrices (mx.np.linalg.eig): A (..., n, n) -> w (..., n), v (..., n, n) unit eigenvector columns (largest entry positive).
+//
+// Inputs: A.
+// Returns the visible outputs, new arrays the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func NpiEig(ctx *mxnet.Ctx, a *mxnet.NDArray) ([]*mxnet.NDArray, error) {
+	var kv []string
+	return call(ctx, &opNpiEig, []*mxnet.NDArray{a}, kv)
+}
+
+var opNpiEig = lazyOp{name: "_npi_eig"}
+
 // NpiEigh runs the operator _npi_eigh: Eigendecomposition of symmetric matrices (mx.np.linalg.eigh): A (..., n, n) -> w (..., n) ascending, v (..., n, n) eigenvector columns, largest-magnitude entry positive; reads the UPLO triangle.
 //
 // Inputs: A.
@@ -7244,6 +7417,18 @@ type NpiEighOpt struct{ pair }
 
 // NpiEighUPLO sets _npi_eigh's attribute UPLO (string; one of L, U; default L): 'L': read the lower triangle (default); 'U': the upper.
 func NpiEighUPLO(v string) NpiEighOpt { return NpiEighOpt{pair{"UPLO", v}} }
+
+// NpiEigvals runs the operator _npi_eigvals: Eigenvalues of general real matrices (mx.np.linalg.eigvals): A (..., n, n) -> (..., n), real eigenvalues only, LAPACK's order.
+//
+// Inputs: A.
+// Returns the output, a new array the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func NpiEigvals(ctx *mxnet.Ctx, a *mxnet.NDArray) (*mxnet.NDArray, error) {
+	var kv []string
+	return call1(ctx, &opNpiEigvals, []*mxnet.NDArray{a}, kv)
+}
+
+var opNpiEigvals = lazyOp{name: "_npi_eigvals"}
 
 // NpiEigvalsh runs the operator _npi_eigvalsh: Eigenvalues, ascending, of symmetric matrices (mx.np.linalg.eigvalsh): A (..., n, n) -> (..., n); reads the UPLO triangle.
 //
@@ -7809,6 +7994,147 @@ func NpiIndicesDtype(v mxnet.DType) NpiIndicesOpt { return NpiIndicesOpt{pair{"d
 // NpiIndicesCtx sets _npi_indices's attribute ctx (string; default ): Device of the output (imperative calls).
 func NpiIndicesCtx(v string) NpiIndicesOpt { return NpiIndicesOpt{pair{"ctx", v}} }
 
+// NpiInsertScalar runs the operator _npi_insert_scalar: numpy.insert(arr, int_ind, values or val, axis): values' first axis moved to axis, broadcast, inserted before index int_ind.
+//
+// Inputs: arr, values; trailing inputs the attributes do not use may be nil.
+// Options: the NpiInsertScalar* functions.
+// Returns the output, a new array the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func NpiInsertScalar(ctx *mxnet.Ctx, arr *mxnet.NDArray, values *mxnet.NDArray, opts ...NpiInsertScalarOpt) (*mxnet.NDArray, error) {
+	kv := make([]string, 0, 0+2*len(opts))
+	for _, o := range opts {
+		kv = append(kv, o.k, o.v)
+	}
+	return call1(ctx, &opNpiInsertScalar, trim(arr, values), kv)
+}
+
+var opNpiInsertScalar = lazyOp{name: "_npi_insert_scalar"}
+
+// NpiInsertScalarOpt is an optional attribute of NpiInsertScalar.
+type NpiInsertScalarOpt struct{ pair }
+
+// NpiInsertScalarVal sets _npi_insert_scalar's attribute val (optional<double>; default None): Scalar inserted (None: the values input).
+func NpiInsertScalarVal(v float64) NpiInsertScalarOpt {
+	return NpiInsertScalarOpt{pair{"val", attr.Float64(v)}}
+}
+
+// NpiInsertScalarStart sets _npi_insert_scalar's attribute start (optional<int>; default None): Slice start (_npi_insert_slice).
+func NpiInsertScalarStart(v int) NpiInsertScalarOpt {
+	return NpiInsertScalarOpt{pair{"start", attr.Int(v)}}
+}
+
+// NpiInsertScalarStop sets _npi_insert_scalar's attribute stop (optional<int>; default None): Slice stop (_npi_insert_slice).
+func NpiInsertScalarStop(v int) NpiInsertScalarOpt {
+	return NpiInsertScalarOpt{pair{"stop", attr.Int(v)}}
+}
+
+// NpiInsertScalarStep sets _npi_insert_scalar's attribute step (optional<int>; default None): Slice step (_npi_insert_slice).
+func NpiInsertScalarStep(v int) NpiInsertScalarOpt {
+	return NpiInsertScalarOpt{pair{"step", attr.Int(v)}}
+}
+
+// NpiInsertScalarIntInd sets _npi_insert_scalar's attribute int_ind (optional<int>; default None): Index (_npi_insert_scalar).
+func NpiInsertScalarIntInd(v int) NpiInsertScalarOpt {
+	return NpiInsertScalarOpt{pair{"int_ind", attr.Int(v)}}
+}
+
+// NpiInsertScalarAxis sets _npi_insert_scalar's attribute axis (optional<int>; default None): Axis to insert along (None: flattened).
+func NpiInsertScalarAxis(v int) NpiInsertScalarOpt {
+	return NpiInsertScalarOpt{pair{"axis", attr.Int(v)}}
+}
+
+// NpiInsertSlice runs the operator _npi_insert_slice: numpy.insert(arr, slice(start, stop, step), values or val, axis): one slice of values before each index of the slice.
+//
+// Inputs: arr, values; trailing inputs the attributes do not use may be nil.
+// Options: the NpiInsertSlice* functions.
+// Returns the output, a new array the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func NpiInsertSlice(ctx *mxnet.Ctx, arr *mxnet.NDArray, values *mxnet.NDArray, opts ...NpiInsertSliceOpt) (*mxnet.NDArray, error) {
+	kv := make([]string, 0, 0+2*len(opts))
+	for _, o := range opts {
+		kv = append(kv, o.k, o.v)
+	}
+	return call1(ctx, &opNpiInsertSlice, trim(arr, values), kv)
+}
+
+var opNpiInsertSlice = lazyOp{name: "_npi_insert_slice"}
+
+// NpiInsertSliceOpt is an optional attribute of NpiInsertSlice.
+type NpiInsertSliceOpt struct{ pair }
+
+// NpiInsertSliceVal sets _npi_insert_slice's attribute val (optional<double>; default None): Scalar inserted (None: the values input).
+func NpiInsertSliceVal(v float64) NpiInsertSliceOpt {
+	return NpiInsertSliceOpt{pair{"val", attr.Float64(v)}}
+}
+
+// NpiInsertSliceStart sets _npi_insert_slice's attribute start (optional<int>; default None): Slice start (_npi_insert_slice).
+func NpiInsertSliceStart(v int) NpiInsertSliceOpt {
+	return NpiInsertSliceOpt{pair{"start", attr.Int(v)}}
+}
+
+// NpiInsertSliceStop sets _npi_insert_slice's attribute stop (optional<int>; default None): Slice stop (_npi_insert_slice).
+func NpiInsertSliceStop(v int) NpiInsertSliceOpt { return NpiInsertSliceOpt{pair{"stop", attr.Int(v)}} }
+
+// NpiInsertSliceStep sets _npi_insert_slice's attribute step (optional<int>; default None): Slice step (_npi_insert_slice).
+func NpiInsertSliceStep(v int) NpiInsertSliceOpt { return NpiInsertSliceOpt{pair{"step", attr.Int(v)}} }
+
+// NpiInsertSliceIntInd sets _npi_insert_slice's attribute int_ind (optional<int>; default None): Index (_npi_insert_scalar).
+func NpiInsertSliceIntInd(v int) NpiInsertSliceOpt {
+	return NpiInsertSliceOpt{pair{"int_ind", attr.Int(v)}}
+}
+
+// NpiInsertSliceAxis sets _npi_insert_slice's attribute axis (optional<int>; default None): Axis to insert along (None: flattened).
+func NpiInsertSliceAxis(v int) NpiInsertSliceOpt { return NpiInsertSliceOpt{pair{"axis", attr.Int(v)}} }
+
+// NpiInsertTensor runs the operator _npi_insert_tensor: numpy.insert(arr, obj, values or val, axis) with int indices obj (0-d or 1-d): one slice of values before each index, in obj's order.
+//
+// Inputs: arr, values, obj; trailing inputs the attributes do not use may be nil.
+// Options: the NpiInsertTensor* functions.
+// Returns the output, a new array the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func NpiInsertTensor(ctx *mxnet.Ctx, arr *mxnet.NDArray, values *mxnet.NDArray, obj *mxnet.NDArray, opts ...NpiInsertTensorOpt) (*mxnet.NDArray, error) {
+	kv := make([]string, 0, 0+2*len(opts))
+	for _, o := range opts {
+		kv = append(kv, o.k, o.v)
+	}
+	return call1(ctx, &opNpiInsertTensor, trim(arr, values, obj), kv)
+}
+
+var opNpiInsertTensor = lazyOp{name: "_npi_insert_tensor"}
+
+// NpiInsertTensorOpt is an optional attribute of NpiInsertTensor.
+type NpiInsertTensorOpt struct{ pair }
+
+// NpiInsertTensorVal sets _npi_insert_tensor's attribute val (optional<double>; default None): Scalar inserted (None: the values input).
+func NpiInsertTensorVal(v float64) NpiInsertTensorOpt {
+	return NpiInsertTensorOpt{pair{"val", attr.Float64(v)}}
+}
+
+// NpiInsertTensorStart sets _npi_insert_tensor's attribute start (optional<int>; default None): Slice start (_npi_insert_slice).
+func NpiInsertTensorStart(v int) NpiInsertTensorOpt {
+	return NpiInsertTensorOpt{pair{"start", attr.Int(v)}}
+}
+
+// NpiInsertTensorStop sets _npi_insert_tensor's attribute stop (optional<int>; default None): Slice stop (_npi_insert_slice).
+func NpiInsertTensorStop(v int) NpiInsertTensorOpt {
+	return NpiInsertTensorOpt{pair{"stop", attr.Int(v)}}
+}
+
+// NpiInsertTensorStep sets _npi_insert_tensor's attribute step (optional<int>; default None): Slice step (_npi_insert_slice).
+func NpiInsertTensorStep(v int) NpiInsertTensorOpt {
+	return NpiInsertTensorOpt{pair{"step", attr.Int(v)}}
+}
+
+// NpiInsertTensorIntInd sets _npi_insert_tensor's attribute int_ind (optional<int>; default None): Index (_npi_insert_scalar).
+func NpiInsertTensorIntInd(v int) NpiInsertTensorOpt {
+	return NpiInsertTensorOpt{pair{"int_ind", attr.Int(v)}}
+}
+
+// NpiInsertTensorAxis sets _npi_insert_tensor's attribute axis (optional<int>; default None): Axis to insert along (None: flattened).
+func NpiInsertTensorAxis(v int) NpiInsertTensorOpt {
+	return NpiInsertTensorOpt{pair{"axis", attr.Int(v)}}
+}
+
 // NpiIsfinite runs the operator _npi_isfinite: True where x is neither NaN nor +-inf (integers: all). Any dtype; bool output. Gradient: zero.
 //
 // Inputs: x.
@@ -8348,6 +8674,37 @@ func NpiNanToNumNeginf(v float64) NpiNanToNumOpt {
 	return NpiNanToNumOpt{pair{"neginf", attr.Float64(v)}}
 }
 
+// NpiNorm runs the operator _npi_norm: The op of mx.np.linalg.norm: vector ord-norms over one or more axes, matrix norms (Frobenius, +-1, +-2, nuclear, +-inf rows) over two, the flattened 2-norm (flag -2).
+//
+// Inputs: data.
+// Options: the NpiNorm* functions.
+// Returns the output, a new array the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func NpiNorm(ctx *mxnet.Ctx, data *mxnet.NDArray, opts ...NpiNormOpt) (*mxnet.NDArray, error) {
+	kv := make([]string, 0, 0+2*len(opts))
+	for _, o := range opts {
+		kv = append(kv, o.k, o.v)
+	}
+	return call1(ctx, &opNpiNorm, []*mxnet.NDArray{data}, kv)
+}
+
+var opNpiNorm = lazyOp{name: "_npi_norm"}
+
+// NpiNormOpt is an optional attribute of NpiNorm.
+type NpiNormOpt struct{ pair }
+
+// NpiNormOrd sets _npi_norm's attribute ord (double; default 2.0): Order of the norm.
+func NpiNormOrd(v float64) NpiNormOpt { return NpiNormOpt{pair{"ord", attr.Float64(v)}} }
+
+// NpiNormAxis sets _npi_norm's attribute axis (optional<Shape(tuple)>; default None): One or more axes (vector norm), two (matrix norm), None (by x's rank).
+func NpiNormAxis(v ...int64) NpiNormOpt { return NpiNormOpt{pair{"axis", attr.Ints(v)}} }
+
+// NpiNormKeepdims sets _npi_norm's attribute keepdims (boolean; default False): Keep the reduced axes as 1.
+func NpiNormKeepdims(v bool) NpiNormOpt { return NpiNormOpt{pair{"keepdims", attr.Bool(v)}} }
+
+// NpiNormFlag sets _npi_norm's attribute flag (int; default -1): mx.np's code: -2 flattened 2-norm, -1 by ord, 0 spectral, 1 Frobenius, 2 nuclear.
+func NpiNormFlag(v int) NpiNormOpt { return NpiNormOpt{pair{"flag", attr.Int(v)}} }
+
 // NpiNormal runs the operator _npi_normal: Samples N(loc, scale^2) (mx.np.random.normal).
 //
 // Inputs: inputs; their number and names depend on the attributes (mxnet.Op.InputNames).
@@ -8481,6 +8838,38 @@ func NpiOnesCtx(v string) NpiOnesOpt { return NpiOnesOpt{pair{"ctx", v}} }
 // NpiOnesDtype sets _npi_ones's attribute dtype (dtype; one of bfloat16, bool, float16, float32, float64, int32, int64, int8, uint8; default float32): The output dtype.
 func NpiOnesDtype(v mxnet.DType) NpiOnesOpt { return NpiOnesOpt{pair{"dtype", v.String()}} }
 
+// NpiPad runs the operator _npi_pad: numpy.pad(data, pad_width, mode): data padded by (before, after) per axis; modes constant, edge, reflect, symmetric, maximum, minimum.
+//
+// Inputs: data.
+// Attribute pad_width (string): ((before_0, after_0), ...), ((before, after),), (before, after), (pad,) or pad.
+// Options: the NpiPad* functions.
+// Returns the output, a new array the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func NpiPad(ctx *mxnet.Ctx, data *mxnet.NDArray, padWidth string, opts ...NpiPadOpt) (*mxnet.NDArray, error) {
+	kv := make([]string, 0, 2+2*len(opts))
+	kv = append(kv, "pad_width", padWidth)
+	for _, o := range opts {
+		kv = append(kv, o.k, o.v)
+	}
+	return call1(ctx, &opNpiPad, []*mxnet.NDArray{data}, kv)
+}
+
+var opNpiPad = lazyOp{name: "_npi_pad"}
+
+// NpiPadOpt is an optional attribute of NpiPad.
+type NpiPadOpt struct{ pair }
+
+// NpiPadMode sets _npi_pad's attribute mode (string; one of constant, edge, maximum, minimum, reflect, symmetric; default constant): numpy.pad's mode.
+func NpiPadMode(v string) NpiPadOpt { return NpiPadOpt{pair{"mode", v}} }
+
+// NpiPadConstantValue sets _npi_pad's attribute constant_value (double; default 0.0): Value of mode 'constant'.
+func NpiPadConstantValue(v float64) NpiPadOpt {
+	return NpiPadOpt{pair{"constant_value", attr.Float64(v)}}
+}
+
+// NpiPadReflectType sets _npi_pad's attribute reflect_type (string; one of even, odd; default even): 'even' (plain mirror) or 'odd' (2 * edge - mirror) for reflect/symmetric.
+func NpiPadReflectType(v string) NpiPadOpt { return NpiPadOpt{pair{"reflect_type", v}} }
+
 // NpiPareto runs the operator _npi_pareto: Samples Lomax(a) (NumPy's pareto).
 //
 // Inputs: input1; trailing inputs the attributes do not use may be nil.
@@ -8508,6 +8897,96 @@ func NpiParetoSize(v ...int64) NpiParetoOpt { return NpiParetoOpt{pair{"size", a
 
 // NpiParetoCtx sets _npi_pareto's attribute ctx (string; default cpu): Device of the output (imperative calls).
 func NpiParetoCtx(v string) NpiParetoOpt { return NpiParetoOpt{pair{"ctx", v}} }
+
+// NpiPercentile runs the operator _npi_percentile: numpy.percentile(a, q, axis, interpolation, keepdims): q (q_scalar or the q input, in [0, 100]) percentiles of a over axis; float64 for float64 a, else float32.
+//
+// Inputs: a, q; trailing inputs the attributes do not use may be nil.
+// Options: the NpiPercentile* functions.
+// Returns the output, a new array the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func NpiPercentile(ctx *mxnet.Ctx, a *mxnet.NDArray, q *mxnet.NDArray, opts ...NpiPercentileOpt) (*mxnet.NDArray, error) {
+	kv := make([]string, 0, 0+2*len(opts))
+	for _, o := range opts {
+		kv = append(kv, o.k, o.v)
+	}
+	return call1(ctx, &opNpiPercentile, trim(a, q), kv)
+}
+
+var opNpiPercentile = lazyOp{name: "_npi_percentile"}
+
+// NpiPercentileOpt is an optional attribute of NpiPercentile.
+type NpiPercentileOpt struct{ pair }
+
+// NpiPercentileAxis sets _npi_percentile's attribute axis (optional<Shape(tuple)>; default None): Axes reduced (None: all).
+func NpiPercentileAxis(v ...int64) NpiPercentileOpt {
+	return NpiPercentileOpt{pair{"axis", attr.Ints(v)}}
+}
+
+// NpiPercentileInterpolation sets _npi_percentile's attribute interpolation (string; one of higher, linear, lower, midpoint, nearest; default linear): How a position between two data points is read.
+func NpiPercentileInterpolation(v string) NpiPercentileOpt {
+	return NpiPercentileOpt{pair{"interpolation", v}}
+}
+
+// NpiPercentileKeepdims sets _npi_percentile's attribute keepdims (boolean; default False): Keep the reduced axes as 1.
+func NpiPercentileKeepdims(v bool) NpiPercentileOpt {
+	return NpiPercentileOpt{pair{"keepdims", attr.Bool(v)}}
+}
+
+// NpiPercentileQScalar sets _npi_percentile's attribute q_scalar (optional<double>; default None): The percentile, when given as a number (then no q input).
+func NpiPercentileQScalar(v float64) NpiPercentileOpt {
+	return NpiPercentileOpt{pair{"q_scalar", attr.Float64(v)}}
+}
+
+// NpiPinv runs the operator _npi_pinv: Pseudo-inverse (mx.np.linalg.pinv): A (..., m, n), rcond (batch dims or ()) -> (..., n, m); singular values <= rcond * the largest are dropped.
+//
+// Inputs: A, rcond.
+// Options: the NpiPinv* functions.
+// Returns the output, a new array the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func NpiPinv(ctx *mxnet.Ctx, a *mxnet.NDArray, rcond *mxnet.NDArray, opts ...NpiPinvOpt) (*mxnet.NDArray, error) {
+	kv := make([]string, 0, 0+2*len(opts))
+	for _, o := range opts {
+		kv = append(kv, o.k, o.v)
+	}
+	return call1(ctx, &opNpiPinv, []*mxnet.NDArray{a, rcond}, kv)
+}
+
+var opNpiPinv = lazyOp{name: "_npi_pinv"}
+
+// NpiPinvOpt is an optional attribute of NpiPinv.
+type NpiPinvOpt struct{ pair }
+
+// NpiPinvHermitian sets _npi_pinv's attribute hermitian (boolean; default False): A is symmetric (same result here).
+func NpiPinvHermitian(v bool) NpiPinvOpt { return NpiPinvOpt{pair{"hermitian", attr.Bool(v)}} }
+
+// NpiPinvScalarRcond runs the operator _npi_pinv_scalar_rcond: Pseudo-inverse with a scalar rcond: A (..., m, n) -> (..., n, m).
+//
+// Inputs: A.
+// Options: the NpiPinvScalarRcond* functions.
+// Returns the output, a new array the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func NpiPinvScalarRcond(ctx *mxnet.Ctx, a *mxnet.NDArray, opts ...NpiPinvScalarRcondOpt) (*mxnet.NDArray, error) {
+	kv := make([]string, 0, 0+2*len(opts))
+	for _, o := range opts {
+		kv = append(kv, o.k, o.v)
+	}
+	return call1(ctx, &opNpiPinvScalarRcond, []*mxnet.NDArray{a}, kv)
+}
+
+var opNpiPinvScalarRcond = lazyOp{name: "_npi_pinv_scalar_rcond"}
+
+// NpiPinvScalarRcondOpt is an optional attribute of NpiPinvScalarRcond.
+type NpiPinvScalarRcondOpt struct{ pair }
+
+// NpiPinvScalarRcondRcond sets _npi_pinv_scalar_rcond's attribute rcond (double; default 1e-15): Cutoff relative to the largest singular value.
+func NpiPinvScalarRcondRcond(v float64) NpiPinvScalarRcondOpt {
+	return NpiPinvScalarRcondOpt{pair{"rcond", attr.Float64(v)}}
+}
+
+// NpiPinvScalarRcondHermitian sets _npi_pinv_scalar_rcond's attribute hermitian (boolean; default False): A is symmetric (same result here).
+func NpiPinvScalarRcondHermitian(v bool) NpiPinvScalarRcondOpt {
+	return NpiPinvScalarRcondOpt{pair{"hermitian", attr.Bool(v)}}
+}
 
 // NpiPolyval runs the operator _npi_polyval: Evaluates the polynomial with coefficients p (1-D, highest power first) at x; p and x: one numeric dtype (not bool); output of x's shape; empty p gives zeros.
 //
@@ -9060,6 +9539,18 @@ func NpiSubtractScalarIsInt(v bool) NpiSubtractScalarOpt {
 	return NpiSubtractScalarOpt{pair{"is_int", attr.Bool(v)}}
 }
 
+// NpiSvd runs the operator _npi_svd: Thin SVD (mx.np.linalg.svd): A (..., m, n), m <= n -> UT (..., m, m), L (..., m) descending, V (..., m, n) with A = UT diag(L) V; rows of V have their largest entry positive.
+//
+// Inputs: A.
+// Returns the visible outputs, new arrays the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func NpiSvd(ctx *mxnet.Ctx, a *mxnet.NDArray) ([]*mxnet.NDArray, error) {
+	var kv []string
+	return call(ctx, &opNpiSvd, []*mxnet.NDArray{a}, kv)
+}
+
+var opNpiSvd = lazyOp{name: "_npi_svd"}
+
 // NpiTan runs the operator _npi_tan: Tangent (radians).
 //
 // Inputs: x.
@@ -9298,6 +9789,43 @@ func NpiUniformNCtx(v string) NpiUniformNOpt { return NpiUniformNOpt{pair{"ctx",
 
 // NpiUniformNDtype sets _npi_uniform_n's attribute dtype (dtype; one of float16, float32, float64; default float32): The output dtype.
 func NpiUniformNDtype(v mxnet.DType) NpiUniformNOpt { return NpiUniformNOpt{pair{"dtype", v.String()}} }
+
+// NpiUnique runs the operator _npi_unique: numpy.unique(data, return_index, return_inverse, return_counts, axis): sorted unique values (or slices along axis), then the flagged int64 outputs.
+//
+// Inputs: data.
+// Options: the NpiUnique* functions.
+// Returns the visible outputs, new arrays the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func NpiUnique(ctx *mxnet.Ctx, data *mxnet.NDArray, opts ...NpiUniqueOpt) ([]*mxnet.NDArray, error) {
+	kv := make([]string, 0, 0+2*len(opts))
+	for _, o := range opts {
+		kv = append(kv, o.k, o.v)
+	}
+	return call(ctx, &opNpiUnique, []*mxnet.NDArray{data}, kv)
+}
+
+var opNpiUnique = lazyOp{name: "_npi_unique"}
+
+// NpiUniqueOpt is an optional attribute of NpiUnique.
+type NpiUniqueOpt struct{ pair }
+
+// NpiUniqueReturnIndex sets _npi_unique's attribute return_index (boolean; default False): Also first indices.
+func NpiUniqueReturnIndex(v bool) NpiUniqueOpt {
+	return NpiUniqueOpt{pair{"return_index", attr.Bool(v)}}
+}
+
+// NpiUniqueReturnInverse sets _npi_unique's attribute return_inverse (boolean; default False): Also inverse indices.
+func NpiUniqueReturnInverse(v bool) NpiUniqueOpt {
+	return NpiUniqueOpt{pair{"return_inverse", attr.Bool(v)}}
+}
+
+// NpiUniqueReturnCounts sets _npi_unique's attribute return_counts (boolean; default False): Also counts.
+func NpiUniqueReturnCounts(v bool) NpiUniqueOpt {
+	return NpiUniqueOpt{pair{"return_counts", attr.Bool(v)}}
+}
+
+// NpiUniqueAxis sets _npi_unique's attribute axis (optional<int>; default None): Axis of the unique slices (None: flattened).
+func NpiUniqueAxis(v int) NpiUniqueOpt { return NpiUniqueOpt{pair{"axis", attr.Int(v)}} }
 
 // NpiVar runs the operator _npi_var: Variance over axes (mx.np.var): sum((x - mean)^2) / (N - ddof); output dtype `dtype`, else the input's (integers truncated); NaN when N = 0.
 //
@@ -15120,4 +15648,4 @@ func ZerosLike(ctx *mxnet.Ctx, data *mxnet.NDArray) (*mxnet.NDArray, error) {
 var opZerosLike = lazyOp{name: "zeros_like"}
 
 // numGenerated is the number of operators with a typed function here.
-const numGenerated = 622
+const numGenerated = 639

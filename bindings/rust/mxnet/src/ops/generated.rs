@@ -8373,6 +8373,86 @@ pub mod contrib {
         }
     }
 
+    /// `_contrib_quantized_rnn`: LSTM (RNN's) on uint8 data quantized as round(x \* data_scale + data_shift): the data dequantized, then RNN's float32 LSTM; float32 outputs.
+    ///
+    /// Inputs: `data`, `parameters`, `state`, `state_cell`, `data_scale`, `data_shift`.
+    ///
+    /// Required `state_size` (int): Hidden state size H.
+    ///
+    /// Required `num_layers` (int): Number of stacked layers.
+    ///
+    /// Required `mode` (string, one of `gru`, `lstm`, `rnn_relu`, `rnn_tanh`): The recurrent cell.
+    ///
+    /// Outputs: a `Vec` (how many depends on the attributes).
+    ///
+    /// Returns a builder: set optional attributes, then `.call()`.
+    pub fn quantized_rnn<'a>(data: &'a NDArray, parameters: &'a NDArray, state: &'a NDArray, state_cell: &'a NDArray, data_scale: &'a NDArray, data_shift: &'a NDArray, state_size: i32, num_layers: i32, mode: &str) -> QuantizedRnn<'a> {
+        QuantizedRnn { inputs: vec![data, parameters, state, state_cell, data_scale, data_shift], attrs: vec![("state_size", state_size.attr_string()), ("num_layers", num_layers.attr_string()), ("mode", mode.attr_string())] }
+    }
+
+    /// Builder of [`quantized_rnn`](fn@quantized_rnn): optional attributes of `_contrib_quantized_rnn`, then [`call`](QuantizedRnn::call).
+    #[must_use = "nothing runs until .call()"]
+    pub struct QuantizedRnn<'a> {
+        inputs: Vec<&'a NDArray>,
+        attrs: Vec<(&'static str, String)>,
+    }
+
+    impl<'a> QuantizedRnn<'a> {
+        /// `bidirectional` (boolean, default `False`): Add a reverse-time direction to every layer.
+        pub fn bidirectional(mut self, value: bool) -> Self {
+            set_attr(&mut self.attrs, "bidirectional", value.attr_string());
+            self
+        }
+
+        /// `p` (float, default `0.0`): Dropout on the outputs of all layers but the last.
+        pub fn p(mut self, value: f32) -> Self {
+            set_attr(&mut self.attrs, "p", value.attr_string());
+            self
+        }
+
+        /// `state_outputs` (boolean, default `False`): Also output the final hidden (and cell) states.
+        pub fn state_outputs(mut self, value: bool) -> Self {
+            set_attr(&mut self.attrs, "state_outputs", value.attr_string());
+            self
+        }
+
+        /// `projection_size` (optional&lt;int&gt;, default `None`): LSTM projection size (None: no projection).
+        pub fn projection_size(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "projection_size", value.attr_string());
+            self
+        }
+
+        /// `lstm_state_clip_min` (optional&lt;double&gt;, default `None`): Lower clip of the LSTM cell state (with lstm_state_clip_max).
+        pub fn lstm_state_clip_min(mut self, value: f64) -> Self {
+            set_attr(&mut self.attrs, "lstm_state_clip_min", value.attr_string());
+            self
+        }
+
+        /// `lstm_state_clip_max` (optional&lt;double&gt;, default `None`): Upper clip of the LSTM cell state (with lstm_state_clip_min).
+        pub fn lstm_state_clip_max(mut self, value: f64) -> Self {
+            set_attr(&mut self.attrs, "lstm_state_clip_max", value.attr_string());
+            self
+        }
+
+        /// `lstm_state_clip_nan` (boolean, default `False`): Clip NaN cell states too (to the maximum).
+        pub fn lstm_state_clip_nan(mut self, value: bool) -> Self {
+            set_attr(&mut self.attrs, "lstm_state_clip_nan", value.attr_string());
+            self
+        }
+
+        /// `use_sequence_length` (boolean, default `False`): Take a sequence_length input with each sample's valid length.
+        pub fn use_sequence_length(mut self, value: bool) -> Self {
+            set_attr(&mut self.attrs, "use_sequence_length", value.attr_string());
+            self
+        }
+
+        /// Runs `_contrib_quantized_rnn` under the thread's current context.
+        pub fn call(self) -> Result<Vec<NDArray>> {
+            static OP: OpCell = OpCell::new("_contrib_quantized_rnn");
+            call(&OP, &self.inputs, &self.attrs)
+        }
+    }
+
     /// `_contrib_requantize`: Requantizes int32 data (range max(\|min_range\|, \|max_range\|) over 2^31) to int8/uint8 (MXNet 1.9.1 _contrib_requantize, oneDNN path). The new range r is max(\|min_calib\|, \|max_calib\|) when both are set, else max\|data\| \* range / 2^31; q = sat(rne(x \* range / 2^31 \* 127 / r)) (uint8: 255), output range (-r, r) (uint8: (0, r)). out_type int8 (default), uint8, auto. Outputs (q, min (1,), max (1,)). Errors: data not int32.
     ///
     /// Inputs: `data`, `min_range`, `max_range`.
@@ -14754,6 +14834,36 @@ pub mod npi {
         }
     }
 
+    /// `_npi_boolean_mask_assign_scalar`: data with data\[lead..., mask, ...\] = value (mask over axes start_axis.. of data; nonzero = true); a\[mask\] = value of mx.np.
+    ///
+    /// Inputs: `data`, `mask`.
+    ///
+    /// Required `value` (double): Value assigned where mask is true.
+    ///
+    /// Required `start_axis` (int): First axis of data the mask covers.
+    ///
+    /// Outputs: one array.
+    pub fn boolean_mask_assign_scalar(data: &NDArray, mask: &NDArray, value: f64, start_axis: i32) -> Result<NDArray> {
+        static OP: OpCell = OpCell::new("_npi_boolean_mask_assign_scalar");
+        let in_ = [data, mask];
+        let at_ = [("value", value.attr_string()), ("start_axis", start_axis.attr_string())];
+        call1(&OP, &in_, &at_)
+    }
+
+    /// `_npi_boolean_mask_assign_tensor`: data with data\[lead..., mask, ...\] = value, value broadcast to (lead..., count, trail...) or (lead..., trail...); cast to data's dtype.
+    ///
+    /// Inputs: `data`, `mask`, `value`.
+    ///
+    /// Required `start_axis` (int): First axis of data the mask covers.
+    ///
+    /// Outputs: one array.
+    pub fn boolean_mask_assign_tensor(data: &NDArray, mask: &NDArray, value: &NDArray, start_axis: i32) -> Result<NDArray> {
+        static OP: OpCell = OpCell::new("_npi_boolean_mask_assign_tensor");
+        let in_ = [data, mask, value];
+        let at_ = [("start_axis", start_axis.attr_string())];
+        call1(&OP, &in_, &at_)
+    }
+
     /// `_npi_broadcast_to`: Broadcasts array to shape (its dims aligned right; size-1 dims repeat).
     ///
     /// Inputs: `array`.
@@ -14808,6 +14918,48 @@ pub mod npi {
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
         call1(&OP, &in_, &at_)
+    }
+
+    /// `_npi_choice`: int64 indices of shape size drawn from range(a) (or range(input1.size)), uniform or with probabilities p (weighted), with or without replacement (mx.np.random.choice).
+    ///
+    /// Inputs: `input1`; `input1` optional (given: `weighted` = True, else False).
+    ///
+    /// Required `a` (optional&lt;long&gt;): Population size (None: input1's size).
+    ///
+    /// Required `size` (optional&lt;Shape(tuple)&gt;): Output shape (None: ()).
+    ///
+    /// Outputs: one array.
+    ///
+    /// Returns a builder: set optional attributes, then `.call()`.
+    pub fn choice<'a>(input1: Option<&'a NDArray>, a: i64, size: &[i64]) -> Choice<'a> {
+        Choice { inputs: { let mut v = vec![]; v.extend(input1); v }, attrs: vec![("weighted", if input1.is_some() { "True" } else { "False" }.to_string()), ("a", a.attr_string()), ("size", size.attr_string())] }
+    }
+
+    /// Builder of [`choice`](fn@choice): optional attributes of `_npi_choice`, then [`call`](Choice::call).
+    #[must_use = "nothing runs until .call()"]
+    pub struct Choice<'a> {
+        inputs: Vec<&'a NDArray>,
+        attrs: Vec<(&'static str, String)>,
+    }
+
+    impl<'a> Choice<'a> {
+        /// `ctx` (string, default `cpu`): Device of the output (MXNet's context string).
+        pub fn ctx(mut self, value: Device) -> Self {
+            set_attr(&mut self.attrs, "ctx", value.attr_string());
+            self
+        }
+
+        /// `replace` (boolean, default `True`): Draw with replacement.
+        pub fn replace(mut self, value: bool) -> Self {
+            set_attr(&mut self.attrs, "replace", value.attr_string());
+            self
+        }
+
+        /// Runs `_npi_choice` under the thread's current context.
+        pub fn call(self) -> Result<NDArray> {
+            static OP: OpCell = OpCell::new("_npi_choice");
+            call1(&OP, &self.inputs, &self.attrs)
+        }
     }
 
     /// `_npi_cholesky`: Cholesky factor L (lower triangular) of symmetric positive definite matrices A = L L^T (mx.np.linalg.cholesky); reads A's lower triangle. float32/float64.
@@ -14950,6 +15102,62 @@ pub mod npi {
         let in_ = [x];
         let at_: [(&str, String); 0] = [];
         call1(&OP, &in_, &at_)
+    }
+
+    /// `_npi_delete`: numpy.delete(arr, obj, axis): arr without the entries int_ind, slice(start, stop, step) or the int indices obj along axis (None: flattened).
+    ///
+    /// Inputs: `arr`, `obj`.
+    ///
+    /// Outputs: one array.
+    ///
+    /// Returns a builder: set optional attributes, then `.call()`.
+    pub fn delete<'a>(arr: &'a NDArray, obj: &'a NDArray) -> Delete<'a> {
+        Delete { inputs: vec![arr, obj], attrs: vec![] }
+    }
+
+    /// Builder of [`delete`](fn@delete): optional attributes of `_npi_delete`, then [`call`](Delete::call).
+    #[must_use = "nothing runs until .call()"]
+    pub struct Delete<'a> {
+        inputs: Vec<&'a NDArray>,
+        attrs: Vec<(&'static str, String)>,
+    }
+
+    impl<'a> Delete<'a> {
+        /// `start` (optional&lt;int&gt;, default `None`): Slice start.
+        pub fn start(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "start", value.attr_string());
+            self
+        }
+
+        /// `stop` (optional&lt;int&gt;, default `None`): Slice stop.
+        pub fn stop(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "stop", value.attr_string());
+            self
+        }
+
+        /// `step` (optional&lt;int&gt;, default `None`): Slice step.
+        pub fn step(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "step", value.attr_string());
+            self
+        }
+
+        /// `int_ind` (optional&lt;int&gt;, default `None`): Index to delete.
+        pub fn int_ind(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "int_ind", value.attr_string());
+            self
+        }
+
+        /// `axis` (optional&lt;int&gt;, default `None`): Axis to delete along (None: flattened).
+        pub fn axis(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "axis", value.attr_string());
+            self
+        }
+
+        /// Runs `_npi_delete` under the thread's current context.
+        pub fn call(self) -> Result<NDArray> {
+            static OP: OpCell = OpCell::new("_npi_delete");
+            call1(&OP, &self.inputs, &self.attrs)
+        }
     }
 
     /// `_npi_diag_indices_from`: int64 (ndim, n): row d is 0..n-1, the main diagonal's index along axis d.
@@ -15218,6 +15426,18 @@ pub mod npi {
         }
     }
 
+    /// `_npi_eig`: Eigendecomposition of general real matrices (mx.np.linalg.eig): A (..., n, n) -&gt; w (..., n), v (..., n, n) unit eigenvector columns (largest entry positive).
+    ///
+    /// Inputs: `A`.
+    ///
+    /// Outputs: a `Vec` (2 with the default attributes).
+    pub fn eig(a: &NDArray) -> Result<Vec<NDArray>> {
+        static OP: OpCell = OpCell::new("_npi_eig");
+        let in_ = [a];
+        let at_: [(&str, String); 0] = [];
+        call(&OP, &in_, &at_)
+    }
+
     /// `_npi_eigh`: Eigendecomposition of symmetric matrices (mx.np.linalg.eigh): A (..., n, n) -&gt; w (..., n) ascending, v (..., n, n) eigenvector columns, largest-magnitude entry positive; reads the UPLO triangle.
     ///
     /// Inputs: `A`.
@@ -15248,6 +15468,18 @@ pub mod npi {
             static OP: OpCell = OpCell::new("_npi_eigh");
             call(&OP, &self.inputs, &self.attrs)
         }
+    }
+
+    /// `_npi_eigvals`: Eigenvalues of general real matrices (mx.np.linalg.eigvals): A (..., n, n) -&gt; (..., n), real eigenvalues only, LAPACK's order.
+    ///
+    /// Inputs: `A`.
+    ///
+    /// Outputs: one array.
+    pub fn eigvals(a: &NDArray) -> Result<NDArray> {
+        static OP: OpCell = OpCell::new("_npi_eigvals");
+        let in_ = [a];
+        let at_: [(&str, String); 0] = [];
+        call1(&OP, &in_, &at_)
     }
 
     /// `_npi_eigvalsh`: Eigenvalues, ascending, of symmetric matrices (mx.np.linalg.eigvalsh): A (..., n, n) -&gt; (..., n); reads the UPLO triangle.
@@ -16020,6 +16252,192 @@ pub mod npi {
         }
     }
 
+    /// `_npi_insert_scalar`: numpy.insert(arr, int_ind, values or val, axis): values' first axis moved to axis, broadcast, inserted before index int_ind.
+    ///
+    /// Inputs: `arr`, `values`.
+    ///
+    /// Outputs: one array.
+    ///
+    /// Returns a builder: set optional attributes, then `.call()`.
+    pub fn insert_scalar<'a>(arr: &'a NDArray, values: &'a NDArray) -> InsertScalar<'a> {
+        InsertScalar { inputs: vec![arr, values], attrs: vec![] }
+    }
+
+    /// Builder of [`insert_scalar`](fn@insert_scalar): optional attributes of `_npi_insert_scalar`, then [`call`](InsertScalar::call).
+    #[must_use = "nothing runs until .call()"]
+    pub struct InsertScalar<'a> {
+        inputs: Vec<&'a NDArray>,
+        attrs: Vec<(&'static str, String)>,
+    }
+
+    impl<'a> InsertScalar<'a> {
+        /// `val` (optional&lt;double&gt;, default `None`): Scalar inserted (None: the values input).
+        pub fn val(mut self, value: f64) -> Self {
+            set_attr(&mut self.attrs, "val", value.attr_string());
+            self
+        }
+
+        /// `start` (optional&lt;int&gt;, default `None`): Slice start (_npi_insert_slice).
+        pub fn start(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "start", value.attr_string());
+            self
+        }
+
+        /// `stop` (optional&lt;int&gt;, default `None`): Slice stop (_npi_insert_slice).
+        pub fn stop(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "stop", value.attr_string());
+            self
+        }
+
+        /// `step` (optional&lt;int&gt;, default `None`): Slice step (_npi_insert_slice).
+        pub fn step(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "step", value.attr_string());
+            self
+        }
+
+        /// `int_ind` (optional&lt;int&gt;, default `None`): Index (_npi_insert_scalar).
+        pub fn int_ind(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "int_ind", value.attr_string());
+            self
+        }
+
+        /// `axis` (optional&lt;int&gt;, default `None`): Axis to insert along (None: flattened).
+        pub fn axis(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "axis", value.attr_string());
+            self
+        }
+
+        /// Runs `_npi_insert_scalar` under the thread's current context.
+        pub fn call(self) -> Result<NDArray> {
+            static OP: OpCell = OpCell::new("_npi_insert_scalar");
+            call1(&OP, &self.inputs, &self.attrs)
+        }
+    }
+
+    /// `_npi_insert_slice`: numpy.insert(arr, slice(start, stop, step), values or val, axis): one slice of values before each index of the slice.
+    ///
+    /// Inputs: `arr`, `values`.
+    ///
+    /// Outputs: one array.
+    ///
+    /// Returns a builder: set optional attributes, then `.call()`.
+    pub fn insert_slice<'a>(arr: &'a NDArray, values: &'a NDArray) -> InsertSlice<'a> {
+        InsertSlice { inputs: vec![arr, values], attrs: vec![] }
+    }
+
+    /// Builder of [`insert_slice`](fn@insert_slice): optional attributes of `_npi_insert_slice`, then [`call`](InsertSlice::call).
+    #[must_use = "nothing runs until .call()"]
+    pub struct InsertSlice<'a> {
+        inputs: Vec<&'a NDArray>,
+        attrs: Vec<(&'static str, String)>,
+    }
+
+    impl<'a> InsertSlice<'a> {
+        /// `val` (optional&lt;double&gt;, default `None`): Scalar inserted (None: the values input).
+        pub fn val(mut self, value: f64) -> Self {
+            set_attr(&mut self.attrs, "val", value.attr_string());
+            self
+        }
+
+        /// `start` (optional&lt;int&gt;, default `None`): Slice start (_npi_insert_slice).
+        pub fn start(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "start", value.attr_string());
+            self
+        }
+
+        /// `stop` (optional&lt;int&gt;, default `None`): Slice stop (_npi_insert_slice).
+        pub fn stop(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "stop", value.attr_string());
+            self
+        }
+
+        /// `step` (optional&lt;int&gt;, default `None`): Slice step (_npi_insert_slice).
+        pub fn step(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "step", value.attr_string());
+            self
+        }
+
+        /// `int_ind` (optional&lt;int&gt;, default `None`): Index (_npi_insert_scalar).
+        pub fn int_ind(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "int_ind", value.attr_string());
+            self
+        }
+
+        /// `axis` (optional&lt;int&gt;, default `None`): Axis to insert along (None: flattened).
+        pub fn axis(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "axis", value.attr_string());
+            self
+        }
+
+        /// Runs `_npi_insert_slice` under the thread's current context.
+        pub fn call(self) -> Result<NDArray> {
+            static OP: OpCell = OpCell::new("_npi_insert_slice");
+            call1(&OP, &self.inputs, &self.attrs)
+        }
+    }
+
+    /// `_npi_insert_tensor`: numpy.insert(arr, obj, values or val, axis) with int indices obj (0-d or 1-d): one slice of values before each index, in obj's order.
+    ///
+    /// Inputs: `arr`, `values`, `obj`.
+    ///
+    /// Outputs: one array.
+    ///
+    /// Returns a builder: set optional attributes, then `.call()`.
+    pub fn insert_tensor<'a>(arr: &'a NDArray, values: &'a NDArray, obj: &'a NDArray) -> InsertTensor<'a> {
+        InsertTensor { inputs: vec![arr, values, obj], attrs: vec![] }
+    }
+
+    /// Builder of [`insert_tensor`](fn@insert_tensor): optional attributes of `_npi_insert_tensor`, then [`call`](InsertTensor::call).
+    #[must_use = "nothing runs until .call()"]
+    pub struct InsertTensor<'a> {
+        inputs: Vec<&'a NDArray>,
+        attrs: Vec<(&'static str, String)>,
+    }
+
+    impl<'a> InsertTensor<'a> {
+        /// `val` (optional&lt;double&gt;, default `None`): Scalar inserted (None: the values input).
+        pub fn val(mut self, value: f64) -> Self {
+            set_attr(&mut self.attrs, "val", value.attr_string());
+            self
+        }
+
+        /// `start` (optional&lt;int&gt;, default `None`): Slice start (_npi_insert_slice).
+        pub fn start(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "start", value.attr_string());
+            self
+        }
+
+        /// `stop` (optional&lt;int&gt;, default `None`): Slice stop (_npi_insert_slice).
+        pub fn stop(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "stop", value.attr_string());
+            self
+        }
+
+        /// `step` (optional&lt;int&gt;, default `None`): Slice step (_npi_insert_slice).
+        pub fn step(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "step", value.attr_string());
+            self
+        }
+
+        /// `int_ind` (optional&lt;int&gt;, default `None`): Index (_npi_insert_scalar).
+        pub fn int_ind(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "int_ind", value.attr_string());
+            self
+        }
+
+        /// `axis` (optional&lt;int&gt;, default `None`): Axis to insert along (None: flattened).
+        pub fn axis(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "axis", value.attr_string());
+            self
+        }
+
+        /// Runs `_npi_insert_tensor` under the thread's current context.
+        pub fn call(self) -> Result<NDArray> {
+            static OP: OpCell = OpCell::new("_npi_insert_tensor");
+            call1(&OP, &self.inputs, &self.attrs)
+        }
+    }
+
     /// `_npi_isfinite`: True where x is neither NaN nor +-inf (integers: all). Any dtype; bool output. Gradient: zero.
     ///
     /// Inputs: `x`.
@@ -16690,6 +17108,56 @@ pub mod npi {
         }
     }
 
+    /// `_npi_norm`: The op of mx.np.linalg.norm: vector ord-norms over one or more axes, matrix norms (Frobenius, +-1, +-2, nuclear, +-inf rows) over two, the flattened 2-norm (flag -2).
+    ///
+    /// Inputs: `data`.
+    ///
+    /// Outputs: one array.
+    ///
+    /// Returns a builder: set optional attributes, then `.call()`.
+    pub fn norm<'a>(data: &'a NDArray) -> Norm<'a> {
+        Norm { inputs: vec![data], attrs: vec![] }
+    }
+
+    /// Builder of [`norm`](fn@norm): optional attributes of `_npi_norm`, then [`call`](Norm::call).
+    #[must_use = "nothing runs until .call()"]
+    pub struct Norm<'a> {
+        inputs: Vec<&'a NDArray>,
+        attrs: Vec<(&'static str, String)>,
+    }
+
+    impl<'a> Norm<'a> {
+        /// `ord` (double, default `2.0`): Order of the norm.
+        pub fn ord(mut self, value: f64) -> Self {
+            set_attr(&mut self.attrs, "ord", value.attr_string());
+            self
+        }
+
+        /// `axis` (optional&lt;Shape(tuple)&gt;, default `None`): One or more axes (vector norm), two (matrix norm), None (by x's rank).
+        pub fn axis(mut self, value: &[i64]) -> Self {
+            set_attr(&mut self.attrs, "axis", value.attr_string());
+            self
+        }
+
+        /// `keepdims` (boolean, default `False`): Keep the reduced axes as 1.
+        pub fn keepdims(mut self, value: bool) -> Self {
+            set_attr(&mut self.attrs, "keepdims", value.attr_string());
+            self
+        }
+
+        /// `flag` (int, default `-1`): mx.np's code: -2 flattened 2-norm, -1 by ord, 0 spectral, 1 Frobenius, 2 nuclear.
+        pub fn flag(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "flag", value.attr_string());
+            self
+        }
+
+        /// Runs `_npi_norm` under the thread's current context.
+        pub fn call(self) -> Result<NDArray> {
+            static OP: OpCell = OpCell::new("_npi_norm");
+            call1(&OP, &self.inputs, &self.attrs)
+        }
+    }
+
     /// `_npi_normal`: Samples N(loc, scale^2) (mx.np.random.normal).
     ///
     /// Inputs: none.
@@ -16880,6 +17348,52 @@ pub mod npi {
         }
     }
 
+    /// `_npi_pad`: numpy.pad(data, pad_width, mode): data padded by (before, after) per axis; modes constant, edge, reflect, symmetric, maximum, minimum.
+    ///
+    /// Inputs: a slice; with the default attributes `data`.
+    ///
+    /// Required `pad_width` (string): ((before_0, after_0), ...), ((before, after),), (before, after), (pad,) or pad.
+    ///
+    /// Outputs: one array.
+    ///
+    /// Returns a builder: set optional attributes, then `.call()`.
+    pub fn pad<'a>(inputs: &[&'a NDArray], pad_width: &str) -> Pad<'a> {
+        Pad { inputs: inputs.to_vec(), attrs: vec![("pad_width", pad_width.attr_string())] }
+    }
+
+    /// Builder of [`pad`](fn@pad): optional attributes of `_npi_pad`, then [`call`](Pad::call).
+    #[must_use = "nothing runs until .call()"]
+    pub struct Pad<'a> {
+        inputs: Vec<&'a NDArray>,
+        attrs: Vec<(&'static str, String)>,
+    }
+
+    impl<'a> Pad<'a> {
+        /// `mode` (string, default `constant`, one of `constant`, `edge`, `maximum`, `minimum`, `reflect`, `symmetric`): numpy.pad's mode.
+        pub fn mode(mut self, value: &str) -> Self {
+            set_attr(&mut self.attrs, "mode", value.attr_string());
+            self
+        }
+
+        /// `constant_value` (double, default `0.0`): Value of mode 'constant'.
+        pub fn constant_value(mut self, value: f64) -> Self {
+            set_attr(&mut self.attrs, "constant_value", value.attr_string());
+            self
+        }
+
+        /// `reflect_type` (string, default `even`, one of `even`, `odd`): 'even' (plain mirror) or 'odd' (2 \* edge - mirror) for reflect/symmetric.
+        pub fn reflect_type(mut self, value: &str) -> Self {
+            set_attr(&mut self.attrs, "reflect_type", value.attr_string());
+            self
+        }
+
+        /// Runs `_npi_pad` under the thread's current context.
+        pub fn call(self) -> Result<NDArray> {
+            static OP: OpCell = OpCell::new("_npi_pad");
+            call1(&OP, &self.inputs, &self.attrs)
+        }
+    }
+
     /// `_npi_pareto`: Samples Lomax(a) (NumPy's pareto).
     ///
     /// Inputs: `input1`.
@@ -16920,6 +17434,126 @@ pub mod npi {
         /// Runs `_npi_pareto` under the thread's current context.
         pub fn call(self) -> Result<NDArray> {
             static OP: OpCell = OpCell::new("_npi_pareto");
+            call1(&OP, &self.inputs, &self.attrs)
+        }
+    }
+
+    /// `_npi_percentile`: numpy.percentile(a, q, axis, interpolation, keepdims): q (q_scalar or the q input, in \[0, 100\]) percentiles of a over axis; float64 for float64 a, else float32.
+    ///
+    /// Inputs: `a`, `q`.
+    ///
+    /// Outputs: one array.
+    ///
+    /// Returns a builder: set optional attributes, then `.call()`.
+    pub fn percentile<'a>(a: &'a NDArray, q: &'a NDArray) -> Percentile<'a> {
+        Percentile { inputs: vec![a, q], attrs: vec![] }
+    }
+
+    /// Builder of [`percentile`](fn@percentile): optional attributes of `_npi_percentile`, then [`call`](Percentile::call).
+    #[must_use = "nothing runs until .call()"]
+    pub struct Percentile<'a> {
+        inputs: Vec<&'a NDArray>,
+        attrs: Vec<(&'static str, String)>,
+    }
+
+    impl<'a> Percentile<'a> {
+        /// `axis` (optional&lt;Shape(tuple)&gt;, default `None`): Axes reduced (None: all).
+        pub fn axis(mut self, value: &[i64]) -> Self {
+            set_attr(&mut self.attrs, "axis", value.attr_string());
+            self
+        }
+
+        /// `interpolation` (string, default `linear`, one of `higher`, `linear`, `lower`, `midpoint`, `nearest`): How a position between two data points is read.
+        pub fn interpolation(mut self, value: &str) -> Self {
+            set_attr(&mut self.attrs, "interpolation", value.attr_string());
+            self
+        }
+
+        /// `keepdims` (boolean, default `False`): Keep the reduced axes as 1.
+        pub fn keepdims(mut self, value: bool) -> Self {
+            set_attr(&mut self.attrs, "keepdims", value.attr_string());
+            self
+        }
+
+        /// `q_scalar` (optional&lt;double&gt;, default `None`): The percentile, when given as a number (then no q input).
+        pub fn q_scalar(mut self, value: f64) -> Self {
+            set_attr(&mut self.attrs, "q_scalar", value.attr_string());
+            self
+        }
+
+        /// Runs `_npi_percentile` under the thread's current context.
+        pub fn call(self) -> Result<NDArray> {
+            static OP: OpCell = OpCell::new("_npi_percentile");
+            call1(&OP, &self.inputs, &self.attrs)
+        }
+    }
+
+    /// `_npi_pinv`: Pseudo-inverse (mx.np.linalg.pinv): A (..., m, n), rcond (batch dims or ()) -&gt; (..., n, m); singular values &lt;= rcond \* the largest are dropped.
+    ///
+    /// Inputs: `A`, `rcond`.
+    ///
+    /// Outputs: one array.
+    ///
+    /// Returns a builder: set optional attributes, then `.call()`.
+    pub fn pinv<'a>(a: &'a NDArray, rcond: &'a NDArray) -> Pinv<'a> {
+        Pinv { inputs: vec![a, rcond], attrs: vec![] }
+    }
+
+    /// Builder of [`pinv`](fn@pinv): optional attributes of `_npi_pinv`, then [`call`](Pinv::call).
+    #[must_use = "nothing runs until .call()"]
+    pub struct Pinv<'a> {
+        inputs: Vec<&'a NDArray>,
+        attrs: Vec<(&'static str, String)>,
+    }
+
+    impl<'a> Pinv<'a> {
+        /// `hermitian` (boolean, default `False`): A is symmetric (same result here).
+        pub fn hermitian(mut self, value: bool) -> Self {
+            set_attr(&mut self.attrs, "hermitian", value.attr_string());
+            self
+        }
+
+        /// Runs `_npi_pinv` under the thread's current context.
+        pub fn call(self) -> Result<NDArray> {
+            static OP: OpCell = OpCell::new("_npi_pinv");
+            call1(&OP, &self.inputs, &self.attrs)
+        }
+    }
+
+    /// `_npi_pinv_scalar_rcond`: Pseudo-inverse with a scalar rcond: A (..., m, n) -&gt; (..., n, m).
+    ///
+    /// Inputs: `A`.
+    ///
+    /// Outputs: one array.
+    ///
+    /// Returns a builder: set optional attributes, then `.call()`.
+    pub fn pinv_scalar_rcond<'a>(a: &'a NDArray) -> PinvScalarRcond<'a> {
+        PinvScalarRcond { inputs: vec![a], attrs: vec![] }
+    }
+
+    /// Builder of [`pinv_scalar_rcond`](fn@pinv_scalar_rcond): optional attributes of `_npi_pinv_scalar_rcond`, then [`call`](PinvScalarRcond::call).
+    #[must_use = "nothing runs until .call()"]
+    pub struct PinvScalarRcond<'a> {
+        inputs: Vec<&'a NDArray>,
+        attrs: Vec<(&'static str, String)>,
+    }
+
+    impl<'a> PinvScalarRcond<'a> {
+        /// `rcond` (double, default `1e-15`): Cutoff relative to the largest singular value.
+        pub fn rcond(mut self, value: f64) -> Self {
+            set_attr(&mut self.attrs, "rcond", value.attr_string());
+            self
+        }
+
+        /// `hermitian` (boolean, default `False`): A is symmetric (same result here).
+        pub fn hermitian(mut self, value: bool) -> Self {
+            set_attr(&mut self.attrs, "hermitian", value.attr_string());
+            self
+        }
+
+        /// Runs `_npi_pinv_scalar_rcond` under the thread's current context.
+        pub fn call(self) -> Result<NDArray> {
+            static OP: OpCell = OpCell::new("_npi_pinv_scalar_rcond");
             call1(&OP, &self.inputs, &self.attrs)
         }
     }
@@ -17624,6 +18258,18 @@ pub mod npi {
         }
     }
 
+    /// `_npi_svd`: Thin SVD (mx.np.linalg.svd): A (..., m, n), m &lt;= n -&gt; UT (..., m, m), L (..., m) descending, V (..., m, n) with A = UT diag(L) V; rows of V have their largest entry positive.
+    ///
+    /// Inputs: `A`.
+    ///
+    /// Outputs: a `Vec` (3 with the default attributes).
+    pub fn svd(a: &NDArray) -> Result<Vec<NDArray>> {
+        static OP: OpCell = OpCell::new("_npi_svd");
+        let in_ = [a];
+        let at_: [(&str, String); 0] = [];
+        call(&OP, &in_, &at_)
+    }
+
     /// `_npi_tan`: Tangent (radians).
     ///
     /// Inputs: `x`.
@@ -17929,6 +18575,56 @@ pub mod npi {
         pub fn call(self) -> Result<NDArray> {
             static OP: OpCell = OpCell::new("_npi_uniform_n");
             call1(&OP, &self.inputs, &self.attrs)
+        }
+    }
+
+    /// `_npi_unique`: numpy.unique(data, return_index, return_inverse, return_counts, axis): sorted unique values (or slices along axis), then the flagged int64 outputs.
+    ///
+    /// Inputs: `data`.
+    ///
+    /// Outputs: a `Vec` (how many depends on the attributes).
+    ///
+    /// Returns a builder: set optional attributes, then `.call()`.
+    pub fn unique<'a>(data: &'a NDArray) -> Unique<'a> {
+        Unique { inputs: vec![data], attrs: vec![] }
+    }
+
+    /// Builder of [`unique`](fn@unique): optional attributes of `_npi_unique`, then [`call`](Unique::call).
+    #[must_use = "nothing runs until .call()"]
+    pub struct Unique<'a> {
+        inputs: Vec<&'a NDArray>,
+        attrs: Vec<(&'static str, String)>,
+    }
+
+    impl<'a> Unique<'a> {
+        /// `return_index` (boolean, default `False`): Also first indices.
+        pub fn return_index(mut self, value: bool) -> Self {
+            set_attr(&mut self.attrs, "return_index", value.attr_string());
+            self
+        }
+
+        /// `return_inverse` (boolean, default `False`): Also inverse indices.
+        pub fn return_inverse(mut self, value: bool) -> Self {
+            set_attr(&mut self.attrs, "return_inverse", value.attr_string());
+            self
+        }
+
+        /// `return_counts` (boolean, default `False`): Also counts.
+        pub fn return_counts(mut self, value: bool) -> Self {
+            set_attr(&mut self.attrs, "return_counts", value.attr_string());
+            self
+        }
+
+        /// `axis` (optional&lt;int&gt;, default `None`): Axis of the unique slices (None: flattened).
+        pub fn axis(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "axis", value.attr_string());
+            self
+        }
+
+        /// Runs `_npi_unique` under the thread's current context.
+        pub fn call(self) -> Result<Vec<NDArray>> {
+            static OP: OpCell = OpCell::new("_npi_unique");
+            call(&OP, &self.inputs, &self.attrs)
         }
     }
 

@@ -9787,6 +9787,174 @@ public final class Ops {
     }
   }
 
+  private static final Op.Lazy OP__contrib_quantized_rnn = new Op.Lazy("_contrib_quantized_rnn");
+
+  /**
+   * _contrib_quantized_rnn: LSTM (RNN's) on uint8 data quantized as round(x * data_scale +
+   * data_shift): the data dequantized, then RNN's float32 LSTM; float32 outputs.
+   *
+   * Inputs: data, parameters, state, state_cell, data_scale, data_shift.
+   * Optional attributes: _contrib_quantized_rnnParam.
+   *
+   * @param data input data
+   * @param parameters input parameters
+   * @param state input state
+   * @param stateCell input state_cell
+   * @param dataScale input data_scale
+   * @param dataShift input data_shift
+   * @param stateSize state_size (int): Hidden state size H.
+   * @param numLayers num_layers (int): Number of stacked layers.
+   * @param mode mode (string; one of gru, lstm, rnn_relu, rnn_tanh): The recurrent cell.
+   * @return the visible outputs
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray[] _contrib_quantized_rnn(NDArray data, NDArray parameters, NDArray state, NDArray stateCell, NDArray dataScale, NDArray dataShift, int stateSize, int numLayers, String mode) {
+    return new _contrib_quantized_rnnParam(data, parameters, state, stateCell, dataScale, dataShift, stateSize, numLayers, mode).call();
+  }
+
+  /**
+   * A call of _contrib_quantized_rnn with optional attributes; each setter overrides the default.
+   * Not thread-safe (fill and call it on one thread).
+   */
+  public static final class _contrib_quantized_rnnParam {
+    private final OpArgs args = new OpArgs(OP__contrib_quantized_rnn);
+    private final NDArray[] inputs;
+
+    /**
+     * The inputs and required attributes of _contrib_quantized_rnn.
+     *
+     * @param data input data
+     * @param parameters input parameters
+     * @param state input state
+     * @param stateCell input state_cell
+     * @param dataScale input data_scale
+     * @param dataShift input data_shift
+     * @param stateSize state_size (int): Hidden state size H.
+     * @param numLayers num_layers (int): Number of stacked layers.
+     * @param mode mode (string; one of gru, lstm, rnn_relu, rnn_tanh): The recurrent cell.
+     */
+    public _contrib_quantized_rnnParam(NDArray data, NDArray parameters, NDArray state, NDArray stateCell, NDArray dataScale, NDArray dataShift, int stateSize, int numLayers, String mode) {
+      this.inputs = OpArgs.inputs(data, parameters, state, stateCell, dataScale, dataShift);
+      args.set("state_size", Op.Attrs.str(stateSize));
+      args.set("num_layers", Op.Attrs.str(numLayers));
+      args.set("mode", mode);
+    }
+
+    /**
+     * Sets bidirectional (boolean; default False): Add a reverse-time direction to every layer.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _contrib_quantized_rnnParam bidirectional(boolean v) {
+      args.set("bidirectional", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets p (float; default 0.0): Dropout on the outputs of all layers but the last.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _contrib_quantized_rnnParam p(float v) {
+      args.set("p", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets state_outputs (boolean; default False): Also output the final hidden (and cell) states.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _contrib_quantized_rnnParam stateOutputs(boolean v) {
+      args.set("state_outputs", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets projection_size (optional&lt;int&gt;; default None): LSTM projection size (None: no
+     * projection).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _contrib_quantized_rnnParam projectionSize(int v) {
+      args.set("projection_size", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets lstm_state_clip_min (optional&lt;double&gt;; default None): Lower clip of the LSTM cell
+     * state (with lstm_state_clip_max).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _contrib_quantized_rnnParam lstmStateClipMin(double v) {
+      args.set("lstm_state_clip_min", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets lstm_state_clip_max (optional&lt;double&gt;; default None): Upper clip of the LSTM cell
+     * state (with lstm_state_clip_min).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _contrib_quantized_rnnParam lstmStateClipMax(double v) {
+      args.set("lstm_state_clip_max", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets lstm_state_clip_nan (boolean; default False): Clip NaN cell states too (to the maximum).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _contrib_quantized_rnnParam lstmStateClipNan(boolean v) {
+      args.set("lstm_state_clip_nan", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets use_sequence_length (boolean; default False): Take a sequence_length input with each
+     * sample's valid length.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _contrib_quantized_rnnParam useSequenceLength(boolean v) {
+      args.set("use_sequence_length", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Runs _contrib_quantized_rnn under the current ctx.
+     *
+     * @return the visible outputs
+     * @throws MXNetException as {@link Ops#_contrib_quantized_rnn}
+     */
+    public NDArray[] call() {
+      return call(Ctx.current());
+    }
+
+    /**
+     * Runs _contrib_quantized_rnn under {@code ctx}.
+     *
+     * @param ctx the ctx (recording, training, RNG stream, default device)
+     * @return the visible outputs
+     * @throws MXNetException as {@link Ops#_contrib_quantized_rnn}
+     */
+    public NDArray[] call(Ctx ctx) {
+      return args.run(ctx, inputs);
+    }
+  }
+
   private static final Op.Lazy OP__contrib_requantize = new Op.Lazy("_contrib_requantize");
 
   /**
@@ -18053,6 +18221,46 @@ public final class Ops {
     }
   }
 
+  private static final Op.Lazy OP__npi_boolean_mask_assign_scalar = new Op.Lazy("_npi_boolean_mask_assign_scalar");
+
+  /**
+   * _npi_boolean_mask_assign_scalar: data with data[lead..., mask, ...] = value (mask over axes
+   * start_axis.. of data; nonzero = true); a[mask] = value of mx.np.
+   *
+   * Inputs: data, mask.
+   *
+   * @param data input data
+   * @param mask input mask
+   * @param value value (double): Value assigned where mask is true.
+   * @param startAxis start_axis (int): First axis of data the mask covers.
+   * @return the output
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray _npi_boolean_mask_assign_scalar(NDArray data, NDArray mask, double value, int startAxis) {
+    return OP__npi_boolean_mask_assign_scalar.get().call(Ctx.current(), new NDArray[] {data, mask}, new String[] {"value", "start_axis"}, new String[] {Op.Attrs.str(value), Op.Attrs.str(startAxis)})[0];
+  }
+
+  private static final Op.Lazy OP__npi_boolean_mask_assign_tensor = new Op.Lazy("_npi_boolean_mask_assign_tensor");
+
+  /**
+   * _npi_boolean_mask_assign_tensor: data with data[lead..., mask, ...] = value, value broadcast to
+   * (lead..., count, trail...) or (lead..., trail...); cast to data's dtype.
+   *
+   * Inputs: data, mask, value.
+   *
+   * @param data input data
+   * @param mask input mask
+   * @param value input value
+   * @param startAxis start_axis (int): First axis of data the mask covers.
+   * @return the output
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray _npi_boolean_mask_assign_tensor(NDArray data, NDArray mask, NDArray value, int startAxis) {
+    return OP__npi_boolean_mask_assign_tensor.get().call(Ctx.current(), new NDArray[] {data, mask, value}, new String[] {"start_axis"}, new String[] {Op.Attrs.str(startAxis)})[0];
+  }
+
   private static final Op.Lazy OP__npi_broadcast_to = new Op.Lazy("_npi_broadcast_to");
 
   /**
@@ -18150,6 +18358,102 @@ public final class Ops {
    */
   public static NDArray _npi_ceil(NDArray x) {
     return OP__npi_ceil.get().call(Ctx.current(), new NDArray[] {x}, null, null)[0];
+  }
+
+  private static final Op.Lazy OP__npi_choice = new Op.Lazy("_npi_choice");
+
+  /**
+   * _npi_choice: int64 indices of shape size drawn from range(a) (or range(input1.size)), uniform
+   * or with probabilities p (weighted), with or without replacement (mx.np.random.choice).
+   *
+   * Inputs: input1.
+   * Optional attributes: _npi_choiceParam.
+   *
+   * @param input1 input input1; may be null when the attributes omit it
+   * @param a a (optional&lt;long&gt;): Population size (None: input1's size).
+   * @param size size (optional&lt;Shape(tuple)&gt;): Output shape (None: ()).
+   * @return the output
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray _npi_choice(NDArray input1, long a, long[] size) {
+    return new _npi_choiceParam(input1, a, size).call();
+  }
+
+  /**
+   * A call of _npi_choice with optional attributes; each setter overrides the default. Not
+   * thread-safe (fill and call it on one thread).
+   */
+  public static final class _npi_choiceParam {
+    private final OpArgs args = new OpArgs(OP__npi_choice);
+    private final NDArray[] inputs;
+
+    /**
+     * The inputs and required attributes of _npi_choice.
+     *
+     * @param input1 input input1; may be null when the attributes omit it
+     * @param a a (optional&lt;long&gt;): Population size (None: input1's size).
+     * @param size size (optional&lt;Shape(tuple)&gt;): Output shape (None: ()).
+     */
+    public _npi_choiceParam(NDArray input1, long a, long[] size) {
+      this.inputs = OpArgs.inputs(input1);
+      args.set("a", Op.Attrs.str(a));
+      args.set("size", Op.Attrs.tuple(size));
+    }
+
+    /**
+     * Sets ctx (string; default cpu): Device of the output (MXNet's context string).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_choiceParam ctx(String v) {
+      args.set("ctx", v);
+      return this;
+    }
+
+    /**
+     * Sets replace (boolean; default True): Draw with replacement.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_choiceParam replace(boolean v) {
+      args.set("replace", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets weighted (boolean; default False): The last input holds probabilities.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_choiceParam weighted(boolean v) {
+      args.set("weighted", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Runs _npi_choice under the current ctx.
+     *
+     * @return the output
+     * @throws MXNetException as {@link Ops#_npi_choice}
+     */
+    public NDArray call() {
+      return call(Ctx.current());
+    }
+
+    /**
+     * Runs _npi_choice under {@code ctx}.
+     *
+     * @param ctx the ctx (recording, training, RNG stream, default device)
+     * @return the output
+     * @throws MXNetException as {@link Ops#_npi_choice}
+     */
+    public NDArray call(Ctx ctx) {
+      return args.run(ctx, inputs)[0];
+    }
   }
 
   private static final Op.Lazy OP__npi_cholesky = new Op.Lazy("_npi_cholesky");
@@ -18395,6 +18699,120 @@ public final class Ops {
    */
   public static NDArray _npi_degrees(NDArray x) {
     return OP__npi_degrees.get().call(Ctx.current(), new NDArray[] {x}, null, null)[0];
+  }
+
+  private static final Op.Lazy OP__npi_delete = new Op.Lazy("_npi_delete");
+
+  /**
+   * _npi_delete: numpy.delete(arr, obj, axis): arr without the entries int_ind, slice(start, stop,
+   * step) or the int indices obj along axis (None: flattened).
+   *
+   * Inputs: arr, obj.
+   * Optional attributes: _npi_deleteParam.
+   *
+   * @param arr input arr
+   * @param obj input obj
+   * @return the output
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray _npi_delete(NDArray arr, NDArray obj) {
+    return new _npi_deleteParam(arr, obj).call();
+  }
+
+  /**
+   * A call of _npi_delete with optional attributes; each setter overrides the default. Not
+   * thread-safe (fill and call it on one thread).
+   */
+  public static final class _npi_deleteParam {
+    private final OpArgs args = new OpArgs(OP__npi_delete);
+    private final NDArray[] inputs;
+
+    /**
+     * The inputs and required attributes of _npi_delete.
+     *
+     * @param arr input arr
+     * @param obj input obj
+     */
+    public _npi_deleteParam(NDArray arr, NDArray obj) {
+      this.inputs = OpArgs.inputs(arr, obj);
+    }
+
+    /**
+     * Sets start (optional&lt;int&gt;; default None): Slice start.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_deleteParam start(int v) {
+      args.set("start", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets stop (optional&lt;int&gt;; default None): Slice stop.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_deleteParam stop(int v) {
+      args.set("stop", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets step (optional&lt;int&gt;; default None): Slice step.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_deleteParam step(int v) {
+      args.set("step", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets int_ind (optional&lt;int&gt;; default None): Index to delete.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_deleteParam intInd(int v) {
+      args.set("int_ind", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets axis (optional&lt;int&gt;; default None): Axis to delete along (None: flattened).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_deleteParam axis(int v) {
+      args.set("axis", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Runs _npi_delete under the current ctx.
+     *
+     * @return the output
+     * @throws MXNetException as {@link Ops#_npi_delete}
+     */
+    public NDArray call() {
+      return call(Ctx.current());
+    }
+
+    /**
+     * Runs _npi_delete under {@code ctx}.
+     *
+     * @param ctx the ctx (recording, training, RNG stream, default device)
+     * @return the output
+     * @throws MXNetException as {@link Ops#_npi_delete}
+     */
+    public NDArray call(Ctx ctx) {
+      return args.run(ctx, inputs)[0];
+    }
   }
 
   private static final Op.Lazy OP__npi_diag_indices_from = new Op.Lazy("_npi_diag_indices_from");
@@ -18950,6 +19368,23 @@ public final class Ops {
     }
   }
 
+  private static final Op.Lazy OP__npi_eig = new Op.Lazy("_npi_eig");
+
+  /**
+   * _npi_eig: Eigendecomposition of general real matrices (mx.np.linalg.eig): A (..., n, n) -&gt; w
+   * (..., n), v (..., n, n) unit eigenvector columns (largest entry positive).
+   *
+   * Inputs: A.
+   *
+   * @param A input A
+   * @return the visible outputs
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray[] _npi_eig(NDArray A) {
+    return OP__npi_eig.get().call(Ctx.current(), new NDArray[] {A}, null, null);
+  }
+
   private static final Op.Lazy OP__npi_eigh = new Op.Lazy("_npi_eigh");
 
   /**
@@ -19018,6 +19453,23 @@ public final class Ops {
     public NDArray[] call(Ctx ctx) {
       return args.run(ctx, inputs);
     }
+  }
+
+  private static final Op.Lazy OP__npi_eigvals = new Op.Lazy("_npi_eigvals");
+
+  /**
+   * _npi_eigvals: Eigenvalues of general real matrices (mx.np.linalg.eigvals): A (..., n, n) -&gt;
+   * (..., n), real eigenvalues only, LAPACK's order.
+   *
+   * Inputs: A.
+   *
+   * @param A input A
+   * @return the output
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray _npi_eigvals(NDArray A) {
+    return OP__npi_eigvals.get().call(Ctx.current(), new NDArray[] {A}, null, null)[0];
   }
 
   private static final Op.Lazy OP__npi_eigvalsh = new Op.Lazy("_npi_eigvalsh");
@@ -20515,6 +20967,383 @@ public final class Ops {
     }
   }
 
+  private static final Op.Lazy OP__npi_insert_scalar = new Op.Lazy("_npi_insert_scalar");
+
+  /**
+   * _npi_insert_scalar: numpy.insert(arr, int_ind, values or val, axis): values' first axis moved
+   * to axis, broadcast, inserted before index int_ind.
+   *
+   * Inputs: arr, values.
+   * Optional attributes: _npi_insert_scalarParam.
+   *
+   * @param arr input arr
+   * @param values input values
+   * @return the output
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray _npi_insert_scalar(NDArray arr, NDArray values) {
+    return new _npi_insert_scalarParam(arr, values).call();
+  }
+
+  /**
+   * A call of _npi_insert_scalar with optional attributes; each setter overrides the default. Not
+   * thread-safe (fill and call it on one thread).
+   */
+  public static final class _npi_insert_scalarParam {
+    private final OpArgs args = new OpArgs(OP__npi_insert_scalar);
+    private final NDArray[] inputs;
+
+    /**
+     * The inputs and required attributes of _npi_insert_scalar.
+     *
+     * @param arr input arr
+     * @param values input values
+     */
+    public _npi_insert_scalarParam(NDArray arr, NDArray values) {
+      this.inputs = OpArgs.inputs(arr, values);
+    }
+
+    /**
+     * Sets val (optional&lt;double&gt;; default None): Scalar inserted (None: the values input).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_insert_scalarParam val(double v) {
+      args.set("val", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets start (optional&lt;int&gt;; default None): Slice start (_npi_insert_slice).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_insert_scalarParam start(int v) {
+      args.set("start", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets stop (optional&lt;int&gt;; default None): Slice stop (_npi_insert_slice).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_insert_scalarParam stop(int v) {
+      args.set("stop", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets step (optional&lt;int&gt;; default None): Slice step (_npi_insert_slice).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_insert_scalarParam step(int v) {
+      args.set("step", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets int_ind (optional&lt;int&gt;; default None): Index (_npi_insert_scalar).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_insert_scalarParam intInd(int v) {
+      args.set("int_ind", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets axis (optional&lt;int&gt;; default None): Axis to insert along (None: flattened).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_insert_scalarParam axis(int v) {
+      args.set("axis", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Runs _npi_insert_scalar under the current ctx.
+     *
+     * @return the output
+     * @throws MXNetException as {@link Ops#_npi_insert_scalar}
+     */
+    public NDArray call() {
+      return call(Ctx.current());
+    }
+
+    /**
+     * Runs _npi_insert_scalar under {@code ctx}.
+     *
+     * @param ctx the ctx (recording, training, RNG stream, default device)
+     * @return the output
+     * @throws MXNetException as {@link Ops#_npi_insert_scalar}
+     */
+    public NDArray call(Ctx ctx) {
+      return args.run(ctx, inputs)[0];
+    }
+  }
+
+  private static final Op.Lazy OP__npi_insert_slice = new Op.Lazy("_npi_insert_slice");
+
+  /**
+   * _npi_insert_slice: numpy.insert(arr, slice(start, stop, step), values or val, axis): one slice
+   * of values before each index of the slice.
+   *
+   * Inputs: arr, values.
+   * Optional attributes: _npi_insert_sliceParam.
+   *
+   * @param arr input arr
+   * @param values input values
+   * @return the output
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray _npi_insert_slice(NDArray arr, NDArray values) {
+    return new _npi_insert_sliceParam(arr, values).call();
+  }
+
+  /**
+   * A call of _npi_insert_slice with optional attributes; each setter overrides the default. Not
+   * thread-safe (fill and call it on one thread).
+   */
+  public static final class _npi_insert_sliceParam {
+    private final OpArgs args = new OpArgs(OP__npi_insert_slice);
+    private final NDArray[] inputs;
+
+    /**
+     * The inputs and required attributes of _npi_insert_slice.
+     *
+     * @param arr input arr
+     * @param values input values
+     */
+    public _npi_insert_sliceParam(NDArray arr, NDArray values) {
+      this.inputs = OpArgs.inputs(arr, values);
+    }
+
+    /**
+     * Sets val (optional&lt;double&gt;; default None): Scalar inserted (None: the values input).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_insert_sliceParam val(double v) {
+      args.set("val", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets start (optional&lt;int&gt;; default None): Slice start (_npi_insert_slice).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_insert_sliceParam start(int v) {
+      args.set("start", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets stop (optional&lt;int&gt;; default None): Slice stop (_npi_insert_slice).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_insert_sliceParam stop(int v) {
+      args.set("stop", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets step (optional&lt;int&gt;; default None): Slice step (_npi_insert_slice).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_insert_sliceParam step(int v) {
+      args.set("step", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets int_ind (optional&lt;int&gt;; default None): Index (_npi_insert_scalar).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_insert_sliceParam intInd(int v) {
+      args.set("int_ind", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets axis (optional&lt;int&gt;; default None): Axis to insert along (None: flattened).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_insert_sliceParam axis(int v) {
+      args.set("axis", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Runs _npi_insert_slice under the current ctx.
+     *
+     * @return the output
+     * @throws MXNetException as {@link Ops#_npi_insert_slice}
+     */
+    public NDArray call() {
+      return call(Ctx.current());
+    }
+
+    /**
+     * Runs _npi_insert_slice under {@code ctx}.
+     *
+     * @param ctx the ctx (recording, training, RNG stream, default device)
+     * @return the output
+     * @throws MXNetException as {@link Ops#_npi_insert_slice}
+     */
+    public NDArray call(Ctx ctx) {
+      return args.run(ctx, inputs)[0];
+    }
+  }
+
+  private static final Op.Lazy OP__npi_insert_tensor = new Op.Lazy("_npi_insert_tensor");
+
+  /**
+   * _npi_insert_tensor: numpy.insert(arr, obj, values or val, axis) with int indices obj (0-d or
+   * 1-d): one slice of values before each index, in obj's order.
+   *
+   * Inputs: arr, values, obj.
+   * Optional attributes: _npi_insert_tensorParam.
+   *
+   * @param arr input arr
+   * @param values input values
+   * @param obj input obj
+   * @return the output
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray _npi_insert_tensor(NDArray arr, NDArray values, NDArray obj) {
+    return new _npi_insert_tensorParam(arr, values, obj).call();
+  }
+
+  /**
+   * A call of _npi_insert_tensor with optional attributes; each setter overrides the default. Not
+   * thread-safe (fill and call it on one thread).
+   */
+  public static final class _npi_insert_tensorParam {
+    private final OpArgs args = new OpArgs(OP__npi_insert_tensor);
+    private final NDArray[] inputs;
+
+    /**
+     * The inputs and required attributes of _npi_insert_tensor.
+     *
+     * @param arr input arr
+     * @param values input values
+     * @param obj input obj
+     */
+    public _npi_insert_tensorParam(NDArray arr, NDArray values, NDArray obj) {
+      this.inputs = OpArgs.inputs(arr, values, obj);
+    }
+
+    /**
+     * Sets val (optional&lt;double&gt;; default None): Scalar inserted (None: the values input).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_insert_tensorParam val(double v) {
+      args.set("val", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets start (optional&lt;int&gt;; default None): Slice start (_npi_insert_slice).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_insert_tensorParam start(int v) {
+      args.set("start", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets stop (optional&lt;int&gt;; default None): Slice stop (_npi_insert_slice).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_insert_tensorParam stop(int v) {
+      args.set("stop", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets step (optional&lt;int&gt;; default None): Slice step (_npi_insert_slice).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_insert_tensorParam step(int v) {
+      args.set("step", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets int_ind (optional&lt;int&gt;; default None): Index (_npi_insert_scalar).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_insert_tensorParam intInd(int v) {
+      args.set("int_ind", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets axis (optional&lt;int&gt;; default None): Axis to insert along (None: flattened).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_insert_tensorParam axis(int v) {
+      args.set("axis", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Runs _npi_insert_tensor under the current ctx.
+     *
+     * @return the output
+     * @throws MXNetException as {@link Ops#_npi_insert_tensor}
+     */
+    public NDArray call() {
+      return call(Ctx.current());
+    }
+
+    /**
+     * Runs _npi_insert_tensor under {@code ctx}.
+     *
+     * @param ctx the ctx (recording, training, RNG stream, default device)
+     * @return the output
+     * @throws MXNetException as {@link Ops#_npi_insert_tensor}
+     */
+    public NDArray call(Ctx ctx) {
+      return args.run(ctx, inputs)[0];
+    }
+  }
+
   private static final Op.Lazy OP__npi_isfinite = new Op.Lazy("_npi_isfinite");
 
   /**
@@ -21749,6 +22578,109 @@ public final class Ops {
     }
   }
 
+  private static final Op.Lazy OP__npi_norm = new Op.Lazy("_npi_norm");
+
+  /**
+   * _npi_norm: The op of mx.np.linalg.norm: vector ord-norms over one or more axes, matrix norms
+   * (Frobenius, +-1, +-2, nuclear, +-inf rows) over two, the flattened 2-norm (flag -2).
+   *
+   * Inputs: data.
+   * Optional attributes: _npi_normParam.
+   *
+   * @param data input data
+   * @return the output
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray _npi_norm(NDArray data) {
+    return new _npi_normParam(data).call();
+  }
+
+  /**
+   * A call of _npi_norm with optional attributes; each setter overrides the default. Not
+   * thread-safe (fill and call it on one thread).
+   */
+  public static final class _npi_normParam {
+    private final OpArgs args = new OpArgs(OP__npi_norm);
+    private final NDArray[] inputs;
+
+    /**
+     * The inputs and required attributes of _npi_norm.
+     *
+     * @param data input data
+     */
+    public _npi_normParam(NDArray data) {
+      this.inputs = OpArgs.inputs(data);
+    }
+
+    /**
+     * Sets ord (double; default 2.0): Order of the norm.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_normParam ord(double v) {
+      args.set("ord", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets axis (optional&lt;Shape(tuple)&gt;; default None): One or more axes (vector norm), two
+     * (matrix norm), None (by x's rank).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_normParam axis(long... v) {
+      args.set("axis", Op.Attrs.tuple(v));
+      return this;
+    }
+
+    /**
+     * Sets keepdims (boolean; default False): Keep the reduced axes as 1.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_normParam keepdims(boolean v) {
+      args.set("keepdims", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets flag (int; default -1): mx.np's code: -2 flattened 2-norm, -1 by ord, 0 spectral, 1
+     * Frobenius, 2 nuclear.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_normParam flag(int v) {
+      args.set("flag", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Runs _npi_norm under the current ctx.
+     *
+     * @return the output
+     * @throws MXNetException as {@link Ops#_npi_norm}
+     */
+    public NDArray call() {
+      return call(Ctx.current());
+    }
+
+    /**
+     * Runs _npi_norm under {@code ctx}.
+     *
+     * @param ctx the ctx (recording, training, RNG stream, default device)
+     * @return the output
+     * @throws MXNetException as {@link Ops#_npi_norm}
+     */
+    public NDArray call(Ctx ctx) {
+      return args.run(ctx, inputs)[0];
+    }
+  }
+
   private static final Op.Lazy OP__npi_normal = new Op.Lazy("_npi_normal");
 
   /**
@@ -22128,6 +23060,103 @@ public final class Ops {
     }
   }
 
+  private static final Op.Lazy OP__npi_pad = new Op.Lazy("_npi_pad");
+
+  /**
+   * _npi_pad: numpy.pad(data, pad_width, mode): data padded by (before, after) per axis; modes
+   * constant, edge, reflect, symmetric, maximum, minimum.
+   *
+   * Inputs: data.
+   * Optional attributes: _npi_padParam.
+   *
+   * @param data input data
+   * @param padWidth pad_width (string): ((before_0, after_0), ...), ((before, after),), (before,
+   *     after), (pad,) or pad.
+   * @return the output
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray _npi_pad(NDArray data, String padWidth) {
+    return new _npi_padParam(data, padWidth).call();
+  }
+
+  /**
+   * A call of _npi_pad with optional attributes; each setter overrides the default. Not thread-safe
+   * (fill and call it on one thread).
+   */
+  public static final class _npi_padParam {
+    private final OpArgs args = new OpArgs(OP__npi_pad);
+    private final NDArray[] inputs;
+
+    /**
+     * The inputs and required attributes of _npi_pad.
+     *
+     * @param data input data
+     * @param padWidth pad_width (string): ((before_0, after_0), ...), ((before, after),), (before,
+     *     after), (pad,) or pad.
+     */
+    public _npi_padParam(NDArray data, String padWidth) {
+      this.inputs = OpArgs.inputs(data);
+      args.set("pad_width", padWidth);
+    }
+
+    /**
+     * Sets mode (string; default constant; one of constant, edge, maximum, minimum, reflect,
+     * symmetric): numpy.pad's mode.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_padParam mode(String v) {
+      args.set("mode", v);
+      return this;
+    }
+
+    /**
+     * Sets constant_value (double; default 0.0): Value of mode 'constant'.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_padParam constantValue(double v) {
+      args.set("constant_value", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets reflect_type (string; default even; one of even, odd): 'even' (plain mirror) or 'odd' (2
+     * * edge - mirror) for reflect/symmetric.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_padParam reflectType(String v) {
+      args.set("reflect_type", v);
+      return this;
+    }
+
+    /**
+     * Runs _npi_pad under the current ctx.
+     *
+     * @return the output
+     * @throws MXNetException as {@link Ops#_npi_pad}
+     */
+    public NDArray call() {
+      return call(Ctx.current());
+    }
+
+    /**
+     * Runs _npi_pad under {@code ctx}.
+     *
+     * @param ctx the ctx (recording, training, RNG stream, default device)
+     * @return the output
+     * @throws MXNetException as {@link Ops#_npi_pad}
+     */
+    public NDArray call(Ctx ctx) {
+      return args.run(ctx, inputs)[0];
+    }
+  }
+
   private static final Op.Lazy OP__npi_pareto = new Op.Lazy("_npi_pareto");
 
   /**
@@ -22213,6 +23242,259 @@ public final class Ops {
      * @param ctx the ctx (recording, training, RNG stream, default device)
      * @return the output
      * @throws MXNetException as {@link Ops#_npi_pareto}
+     */
+    public NDArray call(Ctx ctx) {
+      return args.run(ctx, inputs)[0];
+    }
+  }
+
+  private static final Op.Lazy OP__npi_percentile = new Op.Lazy("_npi_percentile");
+
+  /**
+   * _npi_percentile: numpy.percentile(a, q, axis, interpolation, keepdims): q (q_scalar or the q
+   * input, in [0, 100]) percentiles of a over axis; float64 for float64 a, else float32.
+   *
+   * Inputs: a, q.
+   * Optional attributes: _npi_percentileParam.
+   *
+   * @param a input a
+   * @param q input q
+   * @return the output
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray _npi_percentile(NDArray a, NDArray q) {
+    return new _npi_percentileParam(a, q).call();
+  }
+
+  /**
+   * A call of _npi_percentile with optional attributes; each setter overrides the default. Not
+   * thread-safe (fill and call it on one thread).
+   */
+  public static final class _npi_percentileParam {
+    private final OpArgs args = new OpArgs(OP__npi_percentile);
+    private final NDArray[] inputs;
+
+    /**
+     * The inputs and required attributes of _npi_percentile.
+     *
+     * @param a input a
+     * @param q input q
+     */
+    public _npi_percentileParam(NDArray a, NDArray q) {
+      this.inputs = OpArgs.inputs(a, q);
+    }
+
+    /**
+     * Sets axis (optional&lt;Shape(tuple)&gt;; default None): Axes reduced (None: all).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_percentileParam axis(long... v) {
+      args.set("axis", Op.Attrs.tuple(v));
+      return this;
+    }
+
+    /**
+     * Sets interpolation (string; default linear; one of higher, linear, lower, midpoint, nearest):
+     * How a position between two data points is read.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_percentileParam interpolation(String v) {
+      args.set("interpolation", v);
+      return this;
+    }
+
+    /**
+     * Sets keepdims (boolean; default False): Keep the reduced axes as 1.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_percentileParam keepdims(boolean v) {
+      args.set("keepdims", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets q_scalar (optional&lt;double&gt;; default None): The percentile, when given as a number
+     * (then no q input).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_percentileParam qScalar(double v) {
+      args.set("q_scalar", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Runs _npi_percentile under the current ctx.
+     *
+     * @return the output
+     * @throws MXNetException as {@link Ops#_npi_percentile}
+     */
+    public NDArray call() {
+      return call(Ctx.current());
+    }
+
+    /**
+     * Runs _npi_percentile under {@code ctx}.
+     *
+     * @param ctx the ctx (recording, training, RNG stream, default device)
+     * @return the output
+     * @throws MXNetException as {@link Ops#_npi_percentile}
+     */
+    public NDArray call(Ctx ctx) {
+      return args.run(ctx, inputs)[0];
+    }
+  }
+
+  private static final Op.Lazy OP__npi_pinv = new Op.Lazy("_npi_pinv");
+
+  /**
+   * _npi_pinv: Pseudo-inverse (mx.np.linalg.pinv): A (..., m, n), rcond (batch dims or ()) -&gt;
+   * (..., n, m); singular values &lt;= rcond * the largest are dropped.
+   *
+   * Inputs: A, rcond.
+   * Optional attributes: _npi_pinvParam.
+   *
+   * @param A input A
+   * @param rcond input rcond
+   * @return the output
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray _npi_pinv(NDArray A, NDArray rcond) {
+    return new _npi_pinvParam(A, rcond).call();
+  }
+
+  /**
+   * A call of _npi_pinv with optional attributes; each setter overrides the default. Not
+   * thread-safe (fill and call it on one thread).
+   */
+  public static final class _npi_pinvParam {
+    private final OpArgs args = new OpArgs(OP__npi_pinv);
+    private final NDArray[] inputs;
+
+    /**
+     * The inputs and required attributes of _npi_pinv.
+     *
+     * @param A input A
+     * @param rcond input rcond
+     */
+    public _npi_pinvParam(NDArray A, NDArray rcond) {
+      this.inputs = OpArgs.inputs(A, rcond);
+    }
+
+    /**
+     * Sets hermitian (boolean; default False): A is symmetric (same result here).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_pinvParam hermitian(boolean v) {
+      args.set("hermitian", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Runs _npi_pinv under the current ctx.
+     *
+     * @return the output
+     * @throws MXNetException as {@link Ops#_npi_pinv}
+     */
+    public NDArray call() {
+      return call(Ctx.current());
+    }
+
+    /**
+     * Runs _npi_pinv under {@code ctx}.
+     *
+     * @param ctx the ctx (recording, training, RNG stream, default device)
+     * @return the output
+     * @throws MXNetException as {@link Ops#_npi_pinv}
+     */
+    public NDArray call(Ctx ctx) {
+      return args.run(ctx, inputs)[0];
+    }
+  }
+
+  private static final Op.Lazy OP__npi_pinv_scalar_rcond = new Op.Lazy("_npi_pinv_scalar_rcond");
+
+  /**
+   * _npi_pinv_scalar_rcond: Pseudo-inverse with a scalar rcond: A (..., m, n) -&gt; (..., n, m).
+   *
+   * Inputs: A.
+   * Optional attributes: _npi_pinv_scalar_rcondParam.
+   *
+   * @param A input A
+   * @return the output
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray _npi_pinv_scalar_rcond(NDArray A) {
+    return new _npi_pinv_scalar_rcondParam(A).call();
+  }
+
+  /**
+   * A call of _npi_pinv_scalar_rcond with optional attributes; each setter overrides the default.
+   * Not thread-safe (fill and call it on one thread).
+   */
+  public static final class _npi_pinv_scalar_rcondParam {
+    private final OpArgs args = new OpArgs(OP__npi_pinv_scalar_rcond);
+    private final NDArray[] inputs;
+
+    /**
+     * The inputs and required attributes of _npi_pinv_scalar_rcond.
+     *
+     * @param A input A
+     */
+    public _npi_pinv_scalar_rcondParam(NDArray A) {
+      this.inputs = OpArgs.inputs(A);
+    }
+
+    /**
+     * Sets rcond (double; default 1e-15): Cutoff relative to the largest singular value.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_pinv_scalar_rcondParam rcond(double v) {
+      args.set("rcond", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets hermitian (boolean; default False): A is symmetric (same result here).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_pinv_scalar_rcondParam hermitian(boolean v) {
+      args.set("hermitian", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Runs _npi_pinv_scalar_rcond under the current ctx.
+     *
+     * @return the output
+     * @throws MXNetException as {@link Ops#_npi_pinv_scalar_rcond}
+     */
+    public NDArray call() {
+      return call(Ctx.current());
+    }
+
+    /**
+     * Runs _npi_pinv_scalar_rcond under {@code ctx}.
+     *
+     * @param ctx the ctx (recording, training, RNG stream, default device)
+     * @return the output
+     * @throws MXNetException as {@link Ops#_npi_pinv_scalar_rcond}
      */
     public NDArray call(Ctx ctx) {
       return args.run(ctx, inputs)[0];
@@ -23555,6 +24837,24 @@ public final class Ops {
     }
   }
 
+  private static final Op.Lazy OP__npi_svd = new Op.Lazy("_npi_svd");
+
+  /**
+   * _npi_svd: Thin SVD (mx.np.linalg.svd): A (..., m, n), m &lt;= n -&gt; UT (..., m, m), L (...,
+   * m) descending, V (..., m, n) with A = UT diag(L) V; rows of V have their largest entry
+   * positive.
+   *
+   * Inputs: A.
+   *
+   * @param A input A
+   * @return the visible outputs
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray[] _npi_svd(NDArray A) {
+    return OP__npi_svd.get().call(Ctx.current(), new NDArray[] {A}, null, null);
+  }
+
   private static final Op.Lazy OP__npi_tan = new Op.Lazy("_npi_tan");
 
   /**
@@ -24139,6 +25439,107 @@ public final class Ops {
      */
     public NDArray call(Ctx ctx) {
       return args.run(ctx, inputs)[0];
+    }
+  }
+
+  private static final Op.Lazy OP__npi_unique = new Op.Lazy("_npi_unique");
+
+  /**
+   * _npi_unique: numpy.unique(data, return_index, return_inverse, return_counts, axis): sorted
+   * unique values (or slices along axis), then the flagged int64 outputs.
+   *
+   * Inputs: data.
+   * Optional attributes: _npi_uniqueParam.
+   *
+   * @param data input data
+   * @return the visible outputs
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray[] _npi_unique(NDArray data) {
+    return new _npi_uniqueParam(data).call();
+  }
+
+  /**
+   * A call of _npi_unique with optional attributes; each setter overrides the default. Not
+   * thread-safe (fill and call it on one thread).
+   */
+  public static final class _npi_uniqueParam {
+    private final OpArgs args = new OpArgs(OP__npi_unique);
+    private final NDArray[] inputs;
+
+    /**
+     * The inputs and required attributes of _npi_unique.
+     *
+     * @param data input data
+     */
+    public _npi_uniqueParam(NDArray data) {
+      this.inputs = OpArgs.inputs(data);
+    }
+
+    /**
+     * Sets return_index (boolean; default False): Also first indices.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_uniqueParam returnIndex(boolean v) {
+      args.set("return_index", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets return_inverse (boolean; default False): Also inverse indices.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_uniqueParam returnInverse(boolean v) {
+      args.set("return_inverse", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets return_counts (boolean; default False): Also counts.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_uniqueParam returnCounts(boolean v) {
+      args.set("return_counts", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets axis (optional&lt;int&gt;; default None): Axis of the unique slices (None: flattened).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _npi_uniqueParam axis(int v) {
+      args.set("axis", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Runs _npi_unique under the current ctx.
+     *
+     * @return the visible outputs
+     * @throws MXNetException as {@link Ops#_npi_unique}
+     */
+    public NDArray[] call() {
+      return call(Ctx.current());
+    }
+
+    /**
+     * Runs _npi_unique under {@code ctx}.
+     *
+     * @param ctx the ctx (recording, training, RNG stream, default device)
+     * @return the visible outputs
+     * @throws MXNetException as {@link Ops#_npi_unique}
+     */
+    public NDArray[] call(Ctx ctx) {
+      return args.run(ctx, inputs);
     }
   }
 
