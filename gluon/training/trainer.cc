@@ -172,7 +172,14 @@ double Trainer::learning_rate() { return optimizer_->learning_rate(); }
 void Trainer::set_learning_rate(double lr) { optimizer_->set_learning_rate(lr); }
 
 absl::Status Trainer::save_states(const std::string& fname) const {
-  return StatusFromCall([&] {
+  absl::StatusOr<std::vector<std::pair<std::string, NDArray>>> records = states_records();
+  if (!records.ok()) return records.status();
+  return nd::save(fname, *records);
+}
+
+absl::StatusOr<std::vector<std::pair<std::string, NDArray>>> Trainer::states_records() const {
+  std::vector<std::pair<std::string, NDArray>> arrays;
+  absl::Status st = StatusFromCall([&] {
     // The first device's states (MXNet saves updaters[0]); loaded-but-unused ones otherwise.
     std::vector<Device> devices = CheckDevices();
     const std::map<int, optimizer::State>* states = nullptr;
@@ -183,7 +190,6 @@ absl::Status Trainer::save_states(const std::string& fname) const {
     std::map<int, optimizer::State> merged = pending_;
     if (states)
       for (const auto& [i, s] : *states) merged[i] = s;
-    std::vector<std::pair<std::string, NDArray>> arrays;
     json params = json::array();
     for (const auto& [i, s] : merged) {
       json entry = {{"index", i},
@@ -209,15 +215,27 @@ absl::Status Trainer::save_states(const std::string& fname) const {
     arrays.emplace_back(kMetaName,
                         NDArray::FromVector(bytes, Shape{static_cast<int64_t>(bytes.size())}, cpu(),
                                             DType::kUint8));
-    ThrowIfError(nd::save(fname, arrays));
   });
+  if (!st.ok()) return st;
+  return arrays;
 }
 
 absl::Status Trainer::load_states(const std::string& fname) {
   auto file = nd::load(fname);
   if (!file.ok()) return file.status();
+  return load_states_records(file->items(), fname);
+}
+
+absl::Status Trainer::load_states_records(
+    const std::vector<std::pair<std::string, NDArray>>& records, const std::string& fname) {
+  std::map<std::string, NDArray> by_name;
+  for (const auto& [k, a] : records) by_name[k] = a;  // the last one wins, as NDArrayFile::find
+  auto find = [&](const std::string& k) -> const NDArray* {
+    auto it = by_name.find(k);
+    return it == by_name.end() ? nullptr : &it->second;
+  };
   return StatusFromCall([&] {
-    const NDArray* meta_arr = file->find(kMetaName);
+    const NDArray* meta_arr = find(kMetaName);
     if (!meta_arr || meta_arr->dtype() != DType::kUint8)
       MX_THROW(absl::StatusCode::kInvalidArgument, fname, ": not a Trainer states file (no '",
                kMetaName, "' record)");
@@ -240,14 +258,14 @@ absl::Status Trainer::load_states(const std::string& fname) {
         s.arrays.resize(e.at("num_arrays").get<size_t>());
         for (const json& k : e.at("arrays")) {
           size_t slot = k.get<size_t>();
-          const NDArray* a = file->find(StrCat(i, ":", slot));
+          const NDArray* a = find(StrCat(i, ":", slot));
           if (!a || slot >= s.arrays.size())
             MX_THROW(absl::StatusCode::kInvalidArgument, fname, ": state ", slot, " of parameter ",
                      i, " is missing");
           s.arrays[slot] = *a;
         }
         if (e.at("weight32").get<bool>()) {
-          const NDArray* a = file->find(StrCat(i, ":weight32"));
+          const NDArray* a = find(StrCat(i, ":weight32"));
           if (!a)
             MX_THROW(absl::StatusCode::kInvalidArgument, fname, ": master weight of parameter ", i,
                      " is missing");

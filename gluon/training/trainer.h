@@ -50,6 +50,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "gluon/parameter.h"
 #include "gluon/training/kwargs.h"
 #include "gluon/training/optimizer.h"
@@ -87,6 +88,12 @@ class Trainer {
   // Optimizer and per-parameter states (format above). I/O errors keep absl::Status codes.
   absl::Status save_states(const std::string& fname) const;
   absl::Status load_states(const std::string& fname);
+  // The (name, array) records save_states writes and load_states reads, in memory: for bundling
+  // the states into a larger file (a training checkpoint, gluon/training/checkpoint.h).
+  // `source` names the records in load errors.
+  absl::StatusOr<std::vector<std::pair<std::string, NDArray>>> states_records() const;
+  absl::Status load_states_records(const std::vector<std::pair<std::string, NDArray>>& records,
+                                   const std::string& source);
 
  private:
   void Init(std::vector<ParameterPtr> params, optimizer::OptimizerPtr opt);
