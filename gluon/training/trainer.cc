@@ -1,6 +1,7 @@
 #include "gluon/training/trainer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -127,8 +128,64 @@ void Trainer::allreduce_grads() {
   }
 }
 
+namespace {
+// (NaN count, Inf count, first flat index of either: -1 when all finite) of a float array.
+struct NonFinite {
+  int64_t nan = 0, inf = 0, first = -1;
+};
+template <typename T>
+void Count(const std::vector<T>& v, NonFinite* r) {
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (std::isfinite(v[i])) continue;
+    (std::isnan(v[i]) ? r->nan : r->inf)++;
+    if (r->first < 0) r->first = static_cast<int64_t>(i);
+  }
+}
+NonFinite CountNonFinite(const NDArray& x) {
+  NonFinite r;
+  if (x.is_none() || !IsFloatingPoint(x.dtype())) return r;
+  if (x.dtype() == DType::kFloat64)
+    Count(x.ToVector<double>(), &r);
+  else
+    Count(x.ToVector<float>(), &r);  // float16/bfloat16 convert exactly
+  return r;
+}
+}  // namespace
+
+void Trainer::check_loss(const NDArray& loss) const {
+  NonFinite n = CountNonFinite(loss);
+  if (n.first >= 0)
+    MX_THROW(absl::StatusCode::kOutOfRange, "Trainer step ", optimizer_->num_update() + 1,
+             ": the loss ", loss.shape().ToString(), " has ", n.nan, " NaN and ", n.inf,
+             " Inf values (first at flat index ", n.first, ")");
+}
+
 void Trainer::Update(bool ignore_stale_grad) {
   CheckDevices();
+  if (check_finite_) {  // before anything is updated
+    std::string first;
+    int affected = 0;
+    for (size_t i = 0; i < params_.size(); ++i) {
+      const ParameterPtr& p = params_[i];
+      if (p->grad_req() == GradReq::kNull || !p->is_initialized()) continue;
+      bool hit = false;
+      for (const NDArray& w : p->list_data()) {
+        if (ignore_stale_grad && !IsFresh(w)) continue;
+        NonFinite n = CountNonFinite(w.grad());
+        if (n.first < 0 || hit) continue;
+        hit = true;
+        if (first.empty())
+          first = StrCat("the gradient of Parameter ", i, " '", p->name(), "' ",
+                         p->shape().ToString(), " on ", w.device().ToString(), " has ", n.nan,
+                         " NaN and ", n.inf, " Inf values (first at flat index ", n.first, ")");
+      }
+      affected += hit;
+    }
+    if (affected)
+      MX_THROW(absl::StatusCode::kOutOfRange, "Trainer step ", optimizer_->num_update() + 1, ": ",
+               first, "; ", affected, " of ", params_.size(),
+               " parameters have non-finite gradients; nothing was updated");
+  }
   // Check every parameter before updating any, so an error leaves the model untouched.
   if (!ignore_stale_grad) {
     for (const auto& p : params_) {

@@ -85,6 +85,18 @@ class Trainer {
   const optimizer::OptimizerPtr& optimizer_ptr() const { return optimizer_; }
   const std::vector<ParameterPtr>& params() const { return params_; }
 
+  // Numerical faults (MXNet applies NaN/Inf gradients silently). With set_check_finite(true),
+  // step() and update() first scan every gradient they would apply (after allreduce_grads) and,
+  // if one holds NaN or Inf, throw mxnet::Error(kOutOfRange) before anything is updated, naming
+  // the step (the update count it would have reached, optimizer().num_update() + 1), the first
+  // affected parameter in index order (its index and name), its device, its NaN/Inf counts and first flat index, and
+  // how many parameters are affected. Off by default (each scan copies the gradients to the
+  // host). check_loss(loss): the same report for a loss array (any shape; call it before
+  // backward), naming the step it precedes.
+  void set_check_finite(bool on) { check_finite_ = on; }
+  bool check_finite() const { return check_finite_; }
+  void check_loss(const NDArray& loss) const;
+
   // Optimizer and per-parameter states (format above). I/O errors keep absl::Status codes.
   absl::Status save_states(const std::string& fname) const;
   absl::Status load_states(const std::string& fname);
@@ -107,6 +119,7 @@ class Trainer {
   std::map<std::pair<int, int>, std::map<int, optimizer::State>> states_;
   // Loaded states not yet placed on a device (host arrays), per parameter index.
   std::map<int, optimizer::State> pending_;
+  bool check_finite_ = false;
 };
 
 }  // namespace mxnet::gluon

@@ -51,6 +51,9 @@ ABSL_FLAG(std::string, resume, "",
           "continue the run whose --out was DIR from its last checkpoint (DIR/train-state.params)");
 ABSL_FLAG(int64_t, save_every, 0,
           "also checkpoint every N batches within an epoch (0: at the end of each epoch only)");
+ABSL_FLAG(bool, check_nan, false,
+          "debug: check every op's output for NaN/Inf (MXNET_CHECK_NAN=1; runs without "
+          "hybridization) and stop at the first op that produces one");
 ABSL_FLAG(bool, profile, false,
           "print where each epoch's time went (data, forward, backward, step, validation)");
 
@@ -358,6 +361,9 @@ absl::Status RunTrain(const std::vector<std::string>&) {
     MX_ASSIGN_OR_RETURN(resumed, ResumeConfig(dir));
     absl::SetFlag(&FLAGS_out, dir);
   }
+  // Before the first op: op dispatch reads the switch once (ndarray/op.cc).
+  const bool check_nan = absl::GetFlag(FLAGS_check_nan);
+  if (check_nan) setenv("MXNET_CHECK_NAN", "1", 1);
   if (absl::GetFlag(FLAGS_save_every) < 0)
     return absl::InvalidArgumentError("--save-every must be >= 0 (0: each epoch only)");
   const int64_t epochs = absl::GetFlag(FLAGS_epochs), batch = absl::GetFlag(FLAGS_batch_size);
@@ -392,7 +398,9 @@ absl::Status RunTrain(const std::vector<std::string>&) {
   if (limit > 0) train = train->take(limit), test = test->take(std::max<int64_t>(limit / 6, 1));
 
   MX_ASSIGN_OR_RETURN(std::shared_ptr<gluon::HybridBlock> net, MakeNet(model, dev));
-  if (hybrid) net->hybridize(true, {.static_alloc = true, .static_shape = true});
+  // --check-nan runs imperatively: a hybridized graph's ops are not checked one by one.
+  if (hybrid && !check_nan) net->hybridize(true, {.static_alloc = true, .static_shape = true});
+  if (hybrid && check_nan) std::printf("--check-nan: running without hybridization\n");
   gluon::Kwargs opt_kw{{"learning_rate", lr}, {"wd", wd}};
   if (schedule == "cosine") {  // from lr down to 0 over the whole run (one update per batch)
     const int64_t updates = epochs * ((train->size() + batch - 1) / batch);
@@ -400,6 +408,9 @@ absl::Status RunTrain(const std::vector<std::string>&) {
                             std::make_shared<gluon::lr_scheduler::CosineScheduler>(updates, lr));
   }
   gluon::Trainer trainer(net->collect_params(), optimizer, opt_kw);
+  // A NaN/Inf loss or gradient stops the run with the step and the first parameter affected
+  // (MXNet would train on garbage); the scans copy the gradients to the host once per step.
+  trainer.set_check_finite(true);
   gluon::loss::SoftmaxCrossEntropyLoss loss_fn;
   std::unique_ptr<gluon::contrib::SummaryWriter> tb;
   if (Given(FLAGS_logdir)) {
@@ -503,15 +514,23 @@ absl::Status RunTrain(const std::vector<std::string>&) {
       if (profile) lap(0);
       NDArray x = b[0].as_in_context(dev), y = b[1].as_in_context(dev);
       NDArray out_, l;
-      {
-        auto rec = autograd::record();
-        out_ = (*net)(x);
-        l = loss_fn(out_, y);
+      try {
+        {
+          auto rec = autograd::record();
+          out_ = (*net)(x);
+          l = loss_fn(out_, y);
+        }
+        trainer.check_loss(l);
+        if (profile) lap(1);
+        l.backward();
+        if (profile) lap(2);
+        trainer.step(static_cast<double>(x.shape()[0]));
+      } catch (const Error& e) {
+        if (e.code() != absl::StatusCode::kOutOfRange) throw;
+        return absl::OutOfRangeError(
+            StrCat(tty ? "\n" : "", "epoch ", epoch, ", batch ", nb + 1, ": ", e.what(),
+                   check_nan ? "" : " (--check-nan names the op that produced it)"));
       }
-      if (profile) lap(1);
-      l.backward();
-      if (profile) lap(2);
-      trainer.step(static_cast<double>(x.shape()[0]));
       if (profile) lap(3);
       acc.update(y, out_);
       loss_sum += nd::sum(l).asscalar<float>();
@@ -612,7 +631,10 @@ const int kRegistered = RegisterCommand(
      "  from it with the flags it was started with (--workers, --threads, --device may be "
      "given again),\n"
      "  and ends with the same parameters as an uninterrupted run (bit-identical with a "
-     "pinned --threads N).\n\n"
+     "pinned --threads N).\n"
+     "A NaN/Inf loss or gradient stops the run, naming the epoch, batch, step and first "
+     "parameter affected;\n"
+     "  --check-nan (debug: imperative, slower) names the first op that produced it.\n\n"
      "lenet (default): conv 5x5 16 pad 2 + relu, max pool 2, conv 5x5 32 + relu, max pool 2,\n"
      "  dense 128 + relu, dense 10 (LeNet-5's layout with ReLU and max pooling); about 91% test\n"
      "  accuracy after the default 5 epochs (90% after 3). resnet20: CIFAR-style ResNet-20 v1,\n"
@@ -639,6 +661,7 @@ const int kRegistered = RegisterCommand(
       {.flag = Ref(FLAGS_data)},
       {.flag = Ref(FLAGS_limit)},
       {.flag = Ref(FLAGS_profile)},
+      {.flag = Ref(FLAGS_check_nan)},
       {.flag = Ref(FLAGS_logdir)},
       {.flag = Ref(FLAGS_save_every)},
       {.flag = Ref(FLAGS_resume)}},

@@ -32,26 +32,6 @@ namespace fs = std::filesystem;
 using testing::Tmp;
 using Clock = std::chrono::steady_clock;
 
-// A tiny Fashion-MNIST in the idx format (uncompressed files are read as the .gz names): n
-// images whose pixels depend on the label (learnable), from a fixed generator.
-void WriteIdx(const std::string& dir, const std::string& prefix, int n, uint32_t seed) {
-  std::mt19937 gen(seed);
-  auto be32 = [](std::ofstream& f, uint32_t v) {
-    const char b[4] = {char(v >> 24), char(v >> 16), char(v >> 8), char(v)};
-    f.write(b, 4);
-  };
-  std::ofstream img(dir + "/" + prefix + "-images-idx3-ubyte", std::ios::binary);
-  std::ofstream lab(dir + "/" + prefix + "-labels-idx1-ubyte", std::ios::binary);
-  be32(img, 0x803), be32(img, n), be32(img, 28), be32(img, 28);
-  be32(lab, 0x801), be32(lab, n);
-  for (int i = 0; i < n; ++i) {
-    const int label = i % 10;
-    lab.put(char(label));
-    for (int p = 0; p < 784; ++p)
-      img.put(char(std::min<int>(255, label * 20 + (p * (label + 1)) % 40 + gen() % 40)));
-  }
-}
-
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
@@ -88,8 +68,7 @@ int WaitFor(pid_t pid, double ms) {
 TEST(TrainResume, HundredKillsThenResumeGiveTheUninterruptedRunsParameters) {
   const std::string data = Tmp("tiny_fashion_mnist");
   fs::create_directories(data);
-  WriteIdx(data, "train", 64, 1);
-  WriteIdx(data, "t10k", 16, 2);
+  testing::WriteTinyFashionMnist(data, 64, 16);
   const std::vector<std::string> run = {
       "train", "--data",       data, "--epochs", "2",    "--batch-size",
       "8",     "--save-every", "2",  "--seed",   "11",   "--threads",
@@ -193,8 +172,7 @@ TEST(TrainResume, HundredKillsThenResumeGiveTheUninterruptedRunsParameters) {
 TEST(TrainResume, FlagsComeFromTheCheckpointAndMustAgree) {
   const std::string data = Tmp("tiny_fashion_mnist_flags");
   fs::create_directories(data);
-  WriteIdx(data, "train", 16, 3);
-  WriteIdx(data, "t10k", 8, 4);
+  testing::WriteTinyFashionMnist(data, 16, 8);
   const std::string dir = Tmp("flags_run");
   using testing::RunTool;
   testing::Result r = RunTool("train --data " + data +
