@@ -89,10 +89,10 @@ class Trainer {
   // step() and update() first scan every gradient they would apply (after allreduce_grads) and,
   // if one holds NaN or Inf, throw mxnet::Error(kOutOfRange) before anything is updated, naming
   // the step (the update count it would have reached, optimizer().num_update() + 1), the first
-  // affected parameter in index order (its index and name), its device, its NaN/Inf counts and first flat index, and
-  // how many parameters are affected. Off by default (each scan copies the gradients to the
-  // host). check_loss(loss): the same report for a loss array (any shape; call it before
-  // backward), naming the step it precedes.
+  // affected parameter in index order (its index and name), its device, its NaN/Inf counts and
+  // first flat index, and how many parameters are affected. Off by default (each scan copies the
+  // gradients to the host). check_loss(loss): the same report for a loss array (any shape; call it
+  // before backward), naming the step it precedes.
   void set_check_finite(bool on) { check_finite_ = on; }
   bool check_finite() const { return check_finite_; }
   void check_loss(const NDArray& loss) const;

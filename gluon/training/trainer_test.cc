@@ -549,8 +549,8 @@ TEST(TrainerNumerics, CheckLossNamesTheStepItPrecedes) {
   Trainer t(std::vector<ParameterPtr>{a}, "sgd", {{"learning_rate", 0.1}});
   t.check_loss(NDArray::FromVector(std::vector<float>{1, 2}, Shape{2}));  // finite: no error
   try {
-    t.check_loss(NDArray::FromVector(std::vector<double>{1, INFINITY, std::nan(""), 2},
-                                     Shape{2, 2}, cpu(), DType::kFloat64));
+    t.check_loss(NDArray::FromVector(std::vector<double>{1, INFINITY, std::nan(""), 2}, Shape{2, 2},
+                                     cpu(), DType::kFloat64));
     ADD_FAILURE() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), absl::StatusCode::kOutOfRange);

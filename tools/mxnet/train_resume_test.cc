@@ -91,15 +91,16 @@ TEST(TrainResume, HundredKillsThenResumeGiveTheUninterruptedRunsParameters) {
   std::mt19937 gen(20261128);
   std::uniform_real_distribution<double> when(0.0, run_ms);
   const std::string dir = Tmp("killed");
-  int kills = 0, completed = 0, resumes = 0, inside_writes = 0, no_checkpoint_yet = 0;
+  int kills = 0, completed = 0, resumes = 0, inside_writes = 0, inside_save_parameters = 0,
+      no_checkpoint_yet = 0;
   int64_t last_position = -1;  // epochs_done * 1000 + batches_done of the last checkpoint seen
   auto check_dir = [&](int kill) {
     const std::string state = dir + "/train-state.params";
-    for (const auto& e : fs::directory_iterator(dir))
-      if (e.path().filename().string().find(".tmp-") != std::string::npos) {
-        ++inside_writes;
-        break;
-      }
+    for (const auto& e : fs::directory_iterator(dir)) {
+      const std::string name = e.path().filename().string();
+      if (name.starts_with("train-state.params.tmp-")) ++inside_writes;
+      if (name.starts_with("checkpoint.params.tmp-")) ++inside_save_parameters;
+    }
     if (!fs::exists(state)) {
       EXPECT_EQ(last_position, -1) << "kill " << kill << ": the checkpoint disappeared";
       ++no_checkpoint_yet;
@@ -161,12 +162,15 @@ TEST(TrainResume, HundredKillsThenResumeGiveTheUninterruptedRunsParameters) {
   finished(status, log);
   std::printf(
       "%d kills in %d runs (uninterrupted: %.0f ms): %d resumes, %d runs completed with the "
-      "reference's parameters, %d kills inside a checkpoint write (temporary file left), %d "
-      "before the first checkpoint\n",
-      kills, kills + completed, run_ms, resumes, completed, inside_writes, no_checkpoint_yet);
-  EXPECT_GE(completed, 3);
-  EXPECT_GE(resumes, 30);
-  EXPECT_GE(inside_writes, 5);  // the pause makes writes ~10-30% of a run
+      "reference's parameters, %d kills inside a checkpoint write and %d inside save_parameters "
+      "(temporary file left), %d before the first checkpoint\n",
+      kills, kills + completed, run_ms, resumes, completed, inside_writes, inside_save_parameters,
+      no_checkpoint_yet);
+  // Loose bounds (the machine's load varies): three runs gave 59-78 resumes and 24-28 kills
+  // inside checkpoint writes.
+  EXPECT_GE(completed, 2);
+  EXPECT_GE(resumes, 20);
+  EXPECT_GE(inside_writes, 3);
 }
 
 TEST(TrainResume, FlagsComeFromTheCheckpointAndMustAgree) {
