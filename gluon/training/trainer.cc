@@ -1,6 +1,7 @@
 #include "gluon/training/trainer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -127,8 +128,64 @@ void Trainer::allreduce_grads() {
   }
 }
 
+namespace {
+// (NaN count, Inf count, first flat index of either: -1 when all finite) of a float array.
+struct NonFinite {
+  int64_t nan = 0, inf = 0, first = -1;
+};
+template <typename T>
+void Count(const std::vector<T>& v, NonFinite* r) {
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (std::isfinite(v[i])) continue;
+    (std::isnan(v[i]) ? r->nan : r->inf)++;
+    if (r->first < 0) r->first = static_cast<int64_t>(i);
+  }
+}
+NonFinite CountNonFinite(const NDArray& x) {
+  NonFinite r;
+  if (x.is_none() || !IsFloatingPoint(x.dtype())) return r;
+  if (x.dtype() == DType::kFloat64)
+    Count(x.ToVector<double>(), &r);
+  else
+    Count(x.ToVector<float>(), &r);  // float16/bfloat16 convert exactly
+  return r;
+}
+}  // namespace
+
+void Trainer::check_loss(const NDArray& loss) const {
+  NonFinite n = CountNonFinite(loss);
+  if (n.first >= 0)
+    MX_THROW(absl::StatusCode::kOutOfRange, "Trainer step ", optimizer_->num_update() + 1,
+             ": the loss ", loss.shape().ToString(), " has ", n.nan, " NaN and ", n.inf,
+             " Inf values (first at flat index ", n.first, ")");
+}
+
 void Trainer::Update(bool ignore_stale_grad) {
   CheckDevices();
+  if (check_finite_) {  // before anything is updated
+    std::string first;
+    int affected = 0;
+    for (size_t i = 0; i < params_.size(); ++i) {
+      const ParameterPtr& p = params_[i];
+      if (p->grad_req() == GradReq::kNull || !p->is_initialized()) continue;
+      bool hit = false;
+      for (const NDArray& w : p->list_data()) {
+        if (ignore_stale_grad && !IsFresh(w)) continue;
+        NonFinite n = CountNonFinite(w.grad());
+        if (n.first < 0 || hit) continue;
+        hit = true;
+        if (first.empty())
+          first = StrCat("the gradient of Parameter ", i, " '", p->name(), "' ",
+                         p->shape().ToString(), " on ", w.device().ToString(), " has ", n.nan,
+                         " NaN and ", n.inf, " Inf values (first at flat index ", n.first, ")");
+      }
+      affected += hit;
+    }
+    if (affected)
+      MX_THROW(absl::StatusCode::kOutOfRange, "Trainer step ", optimizer_->num_update() + 1, ": ",
+               first, "; ", affected, " of ", params_.size(),
+               " parameters have non-finite gradients; nothing was updated");
+  }
   // Check every parameter before updating any, so an error leaves the model untouched.
   if (!ignore_stale_grad) {
     for (const auto& p : params_) {
@@ -172,7 +229,14 @@ double Trainer::learning_rate() { return optimizer_->learning_rate(); }
 void Trainer::set_learning_rate(double lr) { optimizer_->set_learning_rate(lr); }
 
 absl::Status Trainer::save_states(const std::string& fname) const {
-  return StatusFromCall([&] {
+  absl::StatusOr<std::vector<std::pair<std::string, NDArray>>> records = states_records();
+  if (!records.ok()) return records.status();
+  return nd::save(fname, *records);
+}
+
+absl::StatusOr<std::vector<std::pair<std::string, NDArray>>> Trainer::states_records() const {
+  std::vector<std::pair<std::string, NDArray>> arrays;
+  absl::Status st = StatusFromCall([&] {
     // The first device's states (MXNet saves updaters[0]); loaded-but-unused ones otherwise.
     std::vector<Device> devices = CheckDevices();
     const std::map<int, optimizer::State>* states = nullptr;
@@ -183,7 +247,6 @@ absl::Status Trainer::save_states(const std::string& fname) const {
     std::map<int, optimizer::State> merged = pending_;
     if (states)
       for (const auto& [i, s] : *states) merged[i] = s;
-    std::vector<std::pair<std::string, NDArray>> arrays;
     json params = json::array();
     for (const auto& [i, s] : merged) {
       json entry = {{"index", i},
@@ -209,15 +272,27 @@ absl::Status Trainer::save_states(const std::string& fname) const {
     arrays.emplace_back(kMetaName,
                         NDArray::FromVector(bytes, Shape{static_cast<int64_t>(bytes.size())}, cpu(),
                                             DType::kUint8));
-    ThrowIfError(nd::save(fname, arrays));
   });
+  if (!st.ok()) return st;
+  return arrays;
 }
 
 absl::Status Trainer::load_states(const std::string& fname) {
   auto file = nd::load(fname);
   if (!file.ok()) return file.status();
+  return load_states_records(file->items(), fname);
+}
+
+absl::Status Trainer::load_states_records(
+    const std::vector<std::pair<std::string, NDArray>>& records, const std::string& fname) {
+  std::map<std::string, NDArray> by_name;
+  for (const auto& [k, a] : records) by_name[k] = a;  // the last one wins, as NDArrayFile::find
+  auto find = [&](const std::string& k) -> const NDArray* {
+    auto it = by_name.find(k);
+    return it == by_name.end() ? nullptr : &it->second;
+  };
   return StatusFromCall([&] {
-    const NDArray* meta_arr = file->find(kMetaName);
+    const NDArray* meta_arr = find(kMetaName);
     if (!meta_arr || meta_arr->dtype() != DType::kUint8)
       MX_THROW(absl::StatusCode::kInvalidArgument, fname, ": not a Trainer states file (no '",
                kMetaName, "' record)");
@@ -240,14 +315,14 @@ absl::Status Trainer::load_states(const std::string& fname) {
         s.arrays.resize(e.at("num_arrays").get<size_t>());
         for (const json& k : e.at("arrays")) {
           size_t slot = k.get<size_t>();
-          const NDArray* a = file->find(StrCat(i, ":", slot));
+          const NDArray* a = find(StrCat(i, ":", slot));
           if (!a || slot >= s.arrays.size())
             MX_THROW(absl::StatusCode::kInvalidArgument, fname, ": state ", slot, " of parameter ",
                      i, " is missing");
           s.arrays[slot] = *a;
         }
         if (e.at("weight32").get<bool>()) {
-          const NDArray* a = file->find(StrCat(i, ":weight32"));
+          const NDArray* a = find(StrCat(i, ":weight32"));
           if (!a)
             MX_THROW(absl::StatusCode::kInvalidArgument, fname, ": master weight of parameter ", i,
                      " is missing");

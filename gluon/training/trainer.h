@@ -50,6 +50,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "gluon/parameter.h"
 #include "gluon/training/kwargs.h"
 #include "gluon/training/optimizer.h"
@@ -84,9 +85,27 @@ class Trainer {
   const optimizer::OptimizerPtr& optimizer_ptr() const { return optimizer_; }
   const std::vector<ParameterPtr>& params() const { return params_; }
 
+  // Numerical faults (MXNet applies NaN/Inf gradients silently). With set_check_finite(true),
+  // step() and update() first scan every gradient they would apply (after allreduce_grads) and,
+  // if one holds NaN or Inf, throw mxnet::Error(kOutOfRange) before anything is updated, naming
+  // the step (the update count it would have reached, optimizer().num_update() + 1), the first
+  // affected parameter in index order (its index and name), its device, its NaN/Inf counts and
+  // first flat index, and how many parameters are affected. Off by default (each scan copies the
+  // gradients to the host). check_loss(loss): the same report for a loss array (any shape; call it
+  // before backward), naming the step it precedes.
+  void set_check_finite(bool on) { check_finite_ = on; }
+  bool check_finite() const { return check_finite_; }
+  void check_loss(const NDArray& loss) const;
+
   // Optimizer and per-parameter states (format above). I/O errors keep absl::Status codes.
   absl::Status save_states(const std::string& fname) const;
   absl::Status load_states(const std::string& fname);
+  // The (name, array) records save_states writes and load_states reads, in memory: for bundling
+  // the states into a larger file (a training checkpoint, gluon/training/checkpoint.h).
+  // `source` names the records in load errors.
+  absl::StatusOr<std::vector<std::pair<std::string, NDArray>>> states_records() const;
+  absl::Status load_states_records(const std::vector<std::pair<std::string, NDArray>>& records,
+                                   const std::string& source);
 
  private:
   void Init(std::vector<ParameterPtr> params, optimizer::OptimizerPtr opt);
@@ -100,6 +119,7 @@ class Trainer {
   std::map<std::pair<int, int>, std::map<int, optimizer::State>> states_;
   // Loaded states not yet placed on a device (host arrays), per parameter index.
   std::map<int, optimizer::State> pending_;
+  bool check_finite_ = false;
 };
 
 }  // namespace mxnet::gluon

@@ -492,3 +492,73 @@ TEST(Trainer, ConstructionErrors) {
 
 }  // namespace
 }  // namespace mxnet::gluon
+
+namespace mxnet::gluon {
+namespace {
+
+// Gradients written by hand (as backward would) and marked fresh.
+void SetGrad(const ParameterPtr& p, const std::vector<float>& g) {
+  NDArray::FromVector(g, p->shape()).copyto(p->grad());
+  p->data().set_fresh_grad(true);
+}
+
+TEST(TrainerNumerics, NonFiniteGradientsNameTheStepAndFirstParameterAndUpdateNothing) {
+  const float nan = std::nanf(""), inf = INFINITY;
+  NDArray v = NDArray::FromVector(std::vector<float>{1, 2, 3, 4}, Shape{4});
+  auto a = MakeParam("a", Shape{4}, v), b = MakeParam("b", Shape{4}, v),
+       c = MakeParam("c", Shape{4}, v);
+  Trainer t(std::vector<ParameterPtr>{a, b, c}, "sgd", {{"learning_rate", 0.5}});
+  SetGrad(a, {1, 1, 1, 1});
+  SetGrad(b, {1, 1, 1, 1});
+  SetGrad(c, {1, 1, 1, 1});
+  t.step(1);  // step 1: fine
+  SetGrad(a, {1, 1, 1, 1});
+  SetGrad(b, {0, 1, nan, nan});
+  SetGrad(c, {inf, 0, 0, -inf});
+  // MXNet's behaviour without the check: the update is applied and b becomes NaN.
+  t.set_check_finite(true);
+  try {
+    t.step(1);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), absl::StatusCode::kOutOfRange);
+    EXPECT_STREQ(e.what(),
+                 "Trainer step 2: the gradient of Parameter 1 'b' (4,) on cpu(0) has 2 NaN and 0 "
+                 "Inf values (first at flat index 2); 2 of 3 parameters have non-finite "
+                 "gradients; nothing was updated");
+  }
+  for (const auto& p : {a, b, c})
+    EXPECT_EQ(p->data().ToVector<float>(), (std::vector<float>{0.5, 1.5, 2.5, 3.5})) << p->name();
+  EXPECT_EQ(t.optimizer().num_update(), 1);
+  // Finite again: the step goes through.
+  SetGrad(b, {0, 0, 0, 0});
+  SetGrad(c, {0, 0, 0, 0});
+  t.step(1);
+  EXPECT_EQ(a->data().ToVector<float>(), (std::vector<float>{0, 1, 2, 3}));
+  // Without the check the NaN is applied silently (MXNet's behaviour).
+  t.set_check_finite(false);
+  SetGrad(a, {0, 0, 0, 0});
+  SetGrad(b, {nan, 0, 0, 0});
+  SetGrad(c, {0, 0, 0, 0});
+  t.step(1);
+  EXPECT_TRUE(std::isnan(b->data().ToVector<float>()[0]));
+}
+
+TEST(TrainerNumerics, CheckLossNamesTheStepItPrecedes) {
+  auto a = MakeParam("a", Shape{1}, NDArray::Full(Shape{1}, 1.0));
+  Trainer t(std::vector<ParameterPtr>{a}, "sgd", {{"learning_rate", 0.1}});
+  t.check_loss(NDArray::FromVector(std::vector<float>{1, 2}, Shape{2}));  // finite: no error
+  try {
+    t.check_loss(NDArray::FromVector(std::vector<double>{1, INFINITY, std::nan(""), 2}, Shape{2, 2},
+                                     cpu(), DType::kFloat64));
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), absl::StatusCode::kOutOfRange);
+    EXPECT_STREQ(e.what(),
+                 "Trainer step 1: the loss (2, 2) has 1 NaN and 1 Inf values (first at flat "
+                 "index 1)");
+  }
+}
+
+}  // namespace
+}  // namespace mxnet::gluon

@@ -26,6 +26,7 @@ TSAN_TARGETS=(
   //gluon/data:dataloader_test
   //symbol:executor_test
   //c_api:thread_test
+  //tools/stress:concurrency_stress_test
 )
 
 run() {

@@ -7,8 +7,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <vector>
 
+#include "absl/flags/reflection.h"
 #include "autograd/autograd.h"
 #include "base/strings.h"
 #include "base/threading.h"
@@ -20,6 +22,7 @@
 #include "gluon/loss/loss.h"
 #include "gluon/nn/basic_layers.h"
 #include "gluon/nn/conv_layers.h"
+#include "gluon/training/checkpoint.h"
 #include "gluon/training/lr_scheduler.h"
 #include "gluon/training/metric.h"
 #include "gluon/training/trainer.h"
@@ -44,6 +47,13 @@ ABSL_FLAG(int64_t, limit, 0, "train on the first N samples and test on N/6 (0: a
 ABSL_FLAG(std::string, logdir, "",
           "write TensorBoard event files here: loss, accuracy, learning rate and weight "
           "histograms per epoch, and the network graph");
+ABSL_FLAG(std::string, resume, "",
+          "continue the run whose --out was DIR from its last checkpoint (DIR/train-state.params)");
+ABSL_FLAG(int64_t, save_every, 0,
+          "also checkpoint every N batches within an epoch (0: at the end of each epoch only)");
+ABSL_FLAG(bool, check_nan, false,
+          "debug: check every op's output for NaN/Inf (MXNET_CHECK_NAN=1; runs without "
+          "hybridization) and stop at the first op that produces one");
 ABSL_FLAG(bool, profile, false,
           "print where each epoch's time went (data, forward, backward, step, validation)");
 
@@ -287,7 +297,75 @@ absl::Status LogEpoch(gluon::contrib::SummaryWriter& w, gluon::HybridBlock& net,
   return w.flush();
 }
 
+// The flags that decide a run's result: a checkpoint records them and --resume takes them from
+// it; given again with --resume they must agree. kResumeDefaults are recorded too and taken from
+// the checkpoint unless given with --resume (the thread count can change rounding: --threads 0
+// tunes it by timing, so only a pinned count is repeatable); --logdir and --profile are not.
+constexpr const char* kRunFlags[] = {"model", "epochs",      "batch_size", "optimizer",
+                                     "lr",    "lr_schedule", "wd",         "seed",
+                                     "limit", "hybridize",   "save_every", "data"};
+constexpr const char* kResumeDefaults[] = {"threads", "workers", "device"};
+
+nlohmann::json RunConfig() {
+  nlohmann::json c = nlohmann::json::object();
+  for (const char* name : kRunFlags) c[name] = absl::FindCommandLineFlag(name)->CurrentValue();
+  for (const char* name : kResumeDefaults)
+    c[name] = absl::FindCommandLineFlag(name)->CurrentValue();
+  return c;
+}
+
+// --resume DIR: sets the run flags from the checkpoint's; a flag given on the command line must
+// agree with it. Returns the checkpoint's meta (see SaveCheckpoint).
+absl::StatusOr<nlohmann::json> ResumeConfig(const std::string& dir) {
+  const std::string path = dir + "/train-state.params";
+  absl::StatusOr<std::string> text = gluon::read_checkpoint_meta(path);
+  if (absl::IsNotFound(text.status()))
+    return absl::NotFoundError(
+        StrCat("--resume ", dir, ": no checkpoint ", path, " (mxnet train --out ", dir,
+               " writes one after each epoch, and every --save-every batches)"));
+  if (!text.ok()) return text.status();
+  nlohmann::json meta = nlohmann::json::parse(*text, nullptr, false);
+  if (meta.is_discarded() || !meta.contains("config") || !meta.contains("epochs_done"))
+    return absl::InvalidArgumentError(StrCat(path, ": not a checkpoint of mxnet train"));
+  for (const char* name : kRunFlags) {
+    absl::CommandLineFlag* f = absl::FindCommandLineFlag(name);
+    if (!meta["config"].contains(name))
+      return absl::InvalidArgumentError(StrCat(path, ": the checkpoint has no --", name));
+    const std::string saved = meta["config"][name].get<std::string>();
+    if (Given(*f) && f->CurrentValue() != saved)
+      return absl::InvalidArgumentError(StrCat(
+          "--resume ", dir, ": --", name, " ", f->CurrentValue(), " differs from the checkpoint's ",
+          saved, " (a resumed run keeps the settings it was started with)"));
+    std::string err;
+    if (!f->ParseFrom(saved, &err))
+      return absl::InvalidArgumentError(StrCat(path, ": bad --", name, " '", saved, "': ", err));
+  }
+  for (const char* name : kResumeDefaults) {
+    absl::CommandLineFlag* f = absl::FindCommandLineFlag(name);
+    std::string err;
+    if (!Given(*f) && meta["config"].contains(name) &&
+        !f->ParseFrom(meta["config"][name].get<std::string>(), &err))
+      return absl::InvalidArgumentError(StrCat(path, ": bad --", name, ": ", err));
+  }
+  return meta;
+}
+
 absl::Status RunTrain(const std::vector<std::string>&) {
+  const bool resume = Given(FLAGS_resume);
+  nlohmann::json resumed;
+  if (resume) {
+    const std::string dir = absl::GetFlag(FLAGS_resume);
+    if (Given(FLAGS_out) && absl::GetFlag(FLAGS_out) != dir)
+      return absl::InvalidArgumentError(StrCat("--resume ", dir, " continues in ", dir, "; --out ",
+                                               absl::GetFlag(FLAGS_out), " differs"));
+    MX_ASSIGN_OR_RETURN(resumed, ResumeConfig(dir));
+    absl::SetFlag(&FLAGS_out, dir);
+  }
+  // Before the first op: op dispatch reads the switch once (ndarray/op.cc).
+  const bool check_nan = absl::GetFlag(FLAGS_check_nan);
+  if (check_nan) setenv("MXNET_CHECK_NAN", "1", 1);
+  if (absl::GetFlag(FLAGS_save_every) < 0)
+    return absl::InvalidArgumentError("--save-every must be >= 0 (0: each epoch only)");
   const int64_t epochs = absl::GetFlag(FLAGS_epochs), batch = absl::GetFlag(FLAGS_batch_size);
   const std::string optimizer = absl::GetFlag(FLAGS_optimizer);
   const double lr =
@@ -320,7 +398,9 @@ absl::Status RunTrain(const std::vector<std::string>&) {
   if (limit > 0) train = train->take(limit), test = test->take(std::max<int64_t>(limit / 6, 1));
 
   MX_ASSIGN_OR_RETURN(std::shared_ptr<gluon::HybridBlock> net, MakeNet(model, dev));
-  if (hybrid) net->hybridize(true, {.static_alloc = true, .static_shape = true});
+  // --check-nan runs imperatively: a hybridized graph's ops are not checked one by one.
+  if (hybrid && !check_nan) net->hybridize(true, {.static_alloc = true, .static_shape = true});
+  if (hybrid && check_nan) std::printf("--check-nan: running without hybridization\n");
   gluon::Kwargs opt_kw{{"learning_rate", lr}, {"wd", wd}};
   if (schedule == "cosine") {  // from lr down to 0 over the whole run (one update per batch)
     const int64_t updates = epochs * ((train->size() + batch - 1) / batch);
@@ -328,6 +408,9 @@ absl::Status RunTrain(const std::vector<std::string>&) {
                             std::make_shared<gluon::lr_scheduler::CosineScheduler>(updates, lr));
   }
   gluon::Trainer trainer(net->collect_params(), optimizer, opt_kw);
+  // A NaN/Inf loss or gradient stops the run with the step and the first parameter affected
+  // (MXNet would train on garbage); the scans copy the gradients to the host once per step.
+  trainer.set_check_finite(true);
   gluon::loss::SoftmaxCrossEntropyLoss loss_fn;
   std::unique_ptr<gluon::contrib::SummaryWriter> tb;
   if (Given(FLAGS_logdir)) {
@@ -343,6 +426,43 @@ absl::Status RunTrain(const std::vector<std::string>&) {
       train, {.batch_size = batch, .shuffle = true, .num_workers = static_cast<int>(workers)});
   gluon::data::DataLoader test_loader(
       test, {.batch_size = 256, .num_workers = static_cast<int>(workers)});
+  // Checkpoints: DIR/train-state.params (gluon/training/checkpoint.h) holds everything --resume
+  // needs: parameters, Trainer states (optimizer states, update counts, LR schedule), the random
+  // generators now and at the start of the epoch (the shuffle), the position (epochs done,
+  // batches done in the next one) and the epoch's running sums, the run flags.
+  const std::string state_path = out + "/train-state.params";
+  const int64_t every = absl::GetFlag(FLAGS_save_every);
+  std::vector<Device> rng_devices = {cpu()};
+  if (dev != cpu()) rng_devices.push_back(dev);
+  std::string rng_epoch_start;
+  auto save_state = [&](int64_t epochs_done, int64_t batches_done, double loss_sum, int64_t seen,
+                        double acc_sum, double acc_n, double test_acc_now) {
+    nlohmann::json meta = {{"config", RunConfig()},        {"epochs_done", epochs_done},
+                           {"batches_done", batches_done}, {"rng_epoch_start", rng_epoch_start},
+                           {"loss_sum", loss_sum},         {"seen", seen},
+                           {"acc_sum", acc_sum},           {"acc_n", acc_n},
+                           {"test_acc", test_acc_now}};
+    return gluon::save_checkpoint(state_path, *net, trainer,
+                                  {.rng_devices = rng_devices, .meta = meta.dump()});
+  };
+  int64_t start_epoch = 1, skip_batches = 0;
+  double test_acc = 0;
+  if (resume) {
+    gluon::remove_stale_temporaries(state_path);
+    gluon::remove_stale_temporaries(out + "/checkpoint.params");
+    MX_ASSIGN_OR_RETURN(std::string meta_text, gluon::load_checkpoint(state_path, *net, trainer));
+    (void)meta_text;  // read before the net was built (ResumeConfig)
+    start_epoch = resumed["epochs_done"].get<int64_t>() + 1;
+    skip_batches = resumed["batches_done"].get<int64_t>();
+    test_acc = resumed["test_acc"].get<double>();
+    if (start_epoch > epochs)
+      std::printf("resuming %s: all %lld epochs were done; exporting\n", out.c_str(),
+                  (long long)epochs);
+    else
+      std::printf("resuming %s at epoch %lld/%lld, batch %lld/%lld\n", out.c_str(),
+                  (long long)start_epoch, (long long)epochs, (long long)skip_batches,
+                  (long long)train_loader.size());
+  }
   bool tty = isatty(fileno(stdout));
   // --threads N pins the intra-op thread count; 0 tunes it by measured step time (ThreadTuner).
   ThreadTuner tuner(threads > 0 ? static_cast<int>(threads) : GetNumThreads(),
@@ -352,12 +472,34 @@ absl::Status RunTrain(const std::vector<std::string>&) {
     for (const auto& b : test_loader) acc.update(b[1], (*net)(b[0].as_in_context(dev)));
     return acc.get()[0].second;
   };
-  double test_acc = 0;
   auto t_all = std::chrono::steady_clock::now();
-  for (int64_t epoch = 1; epoch <= epochs; ++epoch) {
+  for (int64_t epoch = start_epoch; epoch <= epochs; ++epoch) {
     gluon::metric::Accuracy acc;
-    double loss_sum = 0;
+    double loss_sum = 0, acc_sum0 = 0, acc_n0 = 0;  // acc_*0: before a mid-epoch resume
     int64_t seen = 0, nb = 0, total = train_loader.size();
+    auto train_acc = [&] {
+      const double n = acc.num_inst() + acc_n0;
+      return n > 0 ? (acc.sum_metric() + acc_sum0) / n : 0.0;
+    };
+    // The epoch's order is drawn by begin() from the generator (shuffle): a mid-epoch resume
+    // draws it again from the saved state at the epoch's start and skips the batches done.
+    std::string rng_now;
+    if (skip_batches > 0) {
+      rng_now = gluon::random_state(cpu());
+      gluon::set_random_state(cpu(), resumed["rng_epoch_start"].get<std::string>());
+    }
+    rng_epoch_start = gluon::random_state(cpu());
+    auto it = train_loader.begin();
+    if (skip_batches > 0) {
+      for (; nb < skip_batches && it != train_loader.end(); ++nb) ++it;
+      gluon::set_random_state(cpu(), rng_now);
+      loss_sum = resumed["loss_sum"].get<double>();
+      seen = resumed["seen"].get<int64_t>();
+      acc_sum0 = resumed["acc_sum"].get<double>();
+      acc_n0 = resumed["acc_n"].get<double>();
+      skip_batches = 0;
+    }
+    const int64_t seen0 = seen;
     auto t0 = std::chrono::steady_clock::now(), t_step = t0;
     // --profile: wall seconds per phase (data wait, forward, backward, optimizer step, metrics).
     double ph[5] = {0, 0, 0, 0, 0};
@@ -367,25 +509,37 @@ absl::Status RunTrain(const std::vector<std::string>&) {
       ph[i] += std::chrono::duration<double>(now - tp).count();
       tp = now;
     };
-    for (const auto& b : train_loader) {
+    for (; it != train_loader.end(); ++it) {
+      const gluon::data::Batch b = *it;
       if (profile) lap(0);
       NDArray x = b[0].as_in_context(dev), y = b[1].as_in_context(dev);
       NDArray out_, l;
-      {
-        auto rec = autograd::record();
-        out_ = (*net)(x);
-        l = loss_fn(out_, y);
+      try {
+        {
+          auto rec = autograd::record();
+          out_ = (*net)(x);
+          l = loss_fn(out_, y);
+        }
+        trainer.check_loss(l);
+        if (profile) lap(1);
+        l.backward();
+        if (profile) lap(2);
+        trainer.step(static_cast<double>(x.shape()[0]));
+      } catch (const Error& e) {
+        if (e.code() != absl::StatusCode::kOutOfRange) throw;
+        return absl::OutOfRangeError(
+            StrCat(tty ? "\n" : "", "epoch ", epoch, ", batch ", nb + 1, ": ", e.what(),
+                   check_nan ? "" : " (--check-nan names the op that produced it)"));
       }
-      if (profile) lap(1);
-      l.backward();
-      if (profile) lap(2);
-      trainer.step(static_cast<double>(x.shape()[0]));
       if (profile) lap(3);
       acc.update(y, out_);
       loss_sum += nd::sum(l).asscalar<float>();
       if (profile) lap(4);
       seen += x.shape()[0];
       ++nb;
+      if (every > 0 && nb % every == 0 && nb < total)
+        MX_RETURN_IF_ERROR(save_state(epoch - 1, nb, loss_sum, seen, acc.sum_metric() + acc_sum0,
+                                      acc.num_inst() + acc_n0, test_acc));
       auto t_end = std::chrono::steady_clock::now();
       tuner.Record(std::chrono::duration<double>(t_end - t_step).count());
       t_step = t_end;
@@ -393,13 +547,13 @@ absl::Status RunTrain(const std::vector<std::string>&) {
       if (tty && (nb % 10 == 0 || nb == total)) {
         std::printf("\repoch %lld/%lld %s %5.1f%% %7.0f samples/s loss %.4f acc %.4f",
                     (long long)epoch, (long long)epochs, Bar(double(nb) / total).c_str(),
-                    100.0 * nb / total, seen / secs, loss_sum / seen, acc.get()[0].second);
+                    100.0 * nb / total, (seen - seen0) / secs, loss_sum / seen, train_acc());
         std::fflush(stdout);
       } else if (!tty && total >= 8 && nb < total && nb * 4 / total != (nb - 1) * 4 / total) {
         // Not a terminal (log file, pipe): a plain line at 25%, 50% and 75% of the epoch.
         std::printf("epoch %lld/%lld %3.0f%%: %.0f samples/s, loss %.4f, acc %.4f\n",
-                    (long long)epoch, (long long)epochs, 100.0 * nb / total, seen / secs,
-                    loss_sum / seen, acc.get()[0].second);
+                    (long long)epoch, (long long)epochs, 100.0 * nb / total, (seen - seen0) / secs,
+                    loss_sum / seen, train_acc());
       }
     }
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -416,14 +570,19 @@ absl::Status RunTrain(const std::vector<std::string>&) {
     std::printf(
         "%sepoch %lld/%lld: %.1f s, %.0f samples/s, train loss %.4f, train acc %.4f, test acc "
         "%.4f\n",
-        tty ? "\r\033[K" : "", (long long)epoch, (long long)epochs, secs, seen / secs,
-        loss_sum / seen, acc.get()[0].second, test_acc);
+        tty ? "\r\033[K" : "", (long long)epoch, (long long)epochs, secs, (seen - seen0) / secs,
+        loss_sum / seen, train_acc(), test_acc);
     if (tb)
-      MX_RETURN_IF_ERROR(LogEpoch(*tb, *net, epoch, batch, loss_sum / seen, acc.get()[0].second,
-                                  test_acc, trainer.learning_rate()));
-    // Checkpoint (written to a temporary name and renamed: a killed run keeps the last good one).
+      MX_RETURN_IF_ERROR(LogEpoch(*tb, *net, epoch, batch, loss_sum / seen, train_acc(), test_acc,
+                                  trainer.learning_rate()));
+    // Checkpoints (each written to a temporary name and renamed: a killed run keeps the last good
+    // one): the resume state, then the parameters alone (for load_parameters).
+    MX_RETURN_IF_ERROR(save_state(epoch, 0, 0, 0, 0, 0, test_acc));
     MX_RETURN_IF_ERROR(net->save_parameters(out + "/checkpoint.params"));
   }
+  // A hybridized net exports the graph of its last call: a run resumed after its last epoch
+  // makes that call here (validation, which draws nothing from the generators).
+  if (start_epoch > epochs) test_acc = evaluate();
   MX_RETURN_IF_ERROR(net->export_model(out + "/model", 0));
   if (tb) {
     MX_RETURN_IF_ERROR(tb->close());
@@ -456,12 +615,26 @@ const int kRegistered = RegisterCommand(
      "[--hybridize|--nohybridize]\n"
      "                   [--device cpu] [--seed 42] [--workers 1] [--threads 0] [--out DIR]\n"
      "                   [--data /usr/share/datasets/fashion-mnist] [--limit N] [--profile]\n"
-     "                   [--logdir DIR]\n\n"
+     "                   [--logdir DIR] [--save-every N]\n"
+     "       mxnet train --resume DIR [--workers N] [--threads N] [--device D] [--logdir DIR]\n\n"
      "Trains on Fashion-MNIST (Debian's dataset-fashion-mnist), validates on the test set every "
      "epoch,\n"
      "writes DIR/checkpoint.params atomically after each epoch and finally exports "
      "DIR/model-symbol.json\n"
-     "and DIR/model-0000.params (loadable by MXNet's SymbolBlock.imports and `mxnet classify`).\n\n"
+     "and DIR/model-0000.params (loadable by MXNet's SymbolBlock.imports and `mxnet classify`).\n"
+     "Crash-safe checkpoints: after each epoch (and every --save-every N batches) "
+     "DIR/train-state.params\n"
+     "  holds the parameters, optimizer states, LR-schedule step, random generator state, "
+     "position and run\n"
+     "  flags (temporary file, fsync, rename, directory fsync). --resume DIR continues a "
+     "killed or stopped run\n"
+     "  from it with the flags it was started with (--workers, --threads, --device may be "
+     "given again),\n"
+     "  and ends with the same parameters as an uninterrupted run (bit-identical with a "
+     "pinned --threads N).\n"
+     "A NaN/Inf loss or gradient stops the run, naming the epoch, batch, step and first "
+     "parameter affected;\n"
+     "  --check-nan (debug: imperative, slower) names the first op that produced it.\n\n"
      "lenet (default): conv 5x5 16 pad 2 + relu, max pool 2, conv 5x5 32 + relu, max pool 2,\n"
      "  dense 128 + relu, dense 10 (LeNet-5's layout with ReLU and max pooling); about 91% test\n"
      "  accuracy after the default 5 epochs (90% after 3). resnet20: CIFAR-style ResNet-20 v1,\n"
@@ -488,7 +661,10 @@ const int kRegistered = RegisterCommand(
       {.flag = Ref(FLAGS_data)},
       {.flag = Ref(FLAGS_limit)},
       {.flag = Ref(FLAGS_profile)},
-      {.flag = Ref(FLAGS_logdir)}},
+      {.flag = Ref(FLAGS_check_nan)},
+      {.flag = Ref(FLAGS_logdir)},
+      {.flag = Ref(FLAGS_save_every)},
+      {.flag = Ref(FLAGS_resume)}},
      "",
      RunTrain});
 
