@@ -34,9 +34,12 @@ GradientCompression GradientCompression::FromParams(const Kwargs& params) {
 
 int GradientCompression::factor() const {
   switch (type_) {
-    case CompressionType::kOneBit: return 32;
-    case CompressionType::kTwoBit: return 16;
-    default: return 1;
+    case CompressionType::kOneBit:
+      return 32;
+    case CompressionType::kTwoBit:
+      return 16;
+    default:
+      return 1;
   }
 }
 

@@ -120,8 +120,10 @@ NDArray KVStore::LocalReduce(int key, const std::vector<NDArray>& values) {
     std::vector<uint32_t> codes(static_cast<size_t>(gc_.compressed_size(n)));
     for (size_t i = 0; i < values.size(); ++i) {
       if (values[i].dtype() != DType::kFloat32)
-        MX_THROW(absl::StatusCode::kInvalidArgument, "kvstore push: gradient compression needs "
-                 "float32 values, key ", key, " has ", DTypeName(values[i].dtype()));
+        MX_THROW(absl::StatusCode::kInvalidArgument,
+                 "kvstore push: gradient compression needs "
+                 "float32 values, key ",
+                 key, " has ", DTypeName(values[i].dtype()));
       if (res[i].is_none()) res[i] = NDArray::Full(stored.shape(), 0.0, cpu());
       NDArray g = CpuFloat(values[i]);
       gc_.Quantize(g.data<float>(), res[i].data<float>(), n, codes.data());
@@ -163,11 +165,12 @@ void KVStore::pull(int key, const std::vector<NDArray>& out, int, bool) {
   }
 }
 
-void KVStore::pushpull(int key, const std::vector<NDArray>& values,
-                       const std::vector<NDArray>& out, int priority) {
-  pushpull(std::vector<int>{key}, {values}, out.empty() ? std::vector<std::vector<NDArray>>{}
-                                                        : std::vector<std::vector<NDArray>>{out},
-           priority);
+void KVStore::pushpull(int key, const std::vector<NDArray>& values, const std::vector<NDArray>& out,
+                       int priority) {
+  pushpull(
+      std::vector<int>{key}, {values},
+      out.empty() ? std::vector<std::vector<NDArray>>{} : std::vector<std::vector<NDArray>>{out},
+      priority);
 }
 
 void KVStore::pushpull(const std::vector<int>& keys,

@@ -73,15 +73,13 @@ class KVStore {
   // values: this process's copies of the key's gradient (one per device), same shape.
   void push(int key, const std::vector<NDArray>& values, int priority = 0);
   // ignore_sparse: accepted for API parity (no sparse storage here).
-  void pull(int key, const std::vector<NDArray>& out, int priority = 0,
-            bool ignore_sparse = true);
+  void pull(int key, const std::vector<NDArray>& out, int priority = 0, bool ignore_sparse = true);
   void pushpull(int key, const std::vector<NDArray>& values, const std::vector<NDArray>& out = {},
                 int priority = 0);
   // Several keys in one call: values[k], out[k] belong to keys[k] (out empty: in place).
   void pushpull(const std::vector<int>& keys, const std::vector<std::vector<NDArray>>& values,
                 const std::vector<std::vector<NDArray>>& out = {}, int priority = 0);
-  void broadcast(int key, const NDArray& value, const std::vector<NDArray>& out,
-                 int priority = 0);
+  void broadcast(int key, const NDArray& value, const std::vector<NDArray>& out, int priority = 0);
 
   // MXNet's compression_params dict, e.g. {{"type", "2bit"}, {"threshold", 0.5}} (see
   // gradient_compression.h). Must be called before the first push (kFailedPrecondition
@@ -145,6 +143,5 @@ KVStorePtr create(const std::string& name = "local");
 // multi-process names). Returns true (for static initialization).
 using Factory = std::function<KVStorePtr(const std::string& name)>;
 bool RegisterKVStore(const std::string& name, Factory factory);
-
 
 }  // namespace mxnet::gluon::kvstore

@@ -72,20 +72,32 @@ TEST(KVStore, BroadcastAndMultiKeyPushPull) {
 TEST(KVStore, Errors) {
   auto kv = create("local");
   kv->init(0, Vec({1, 2}));
-  ExpectError([&] { kv->init(0, Vec({1, 2})); }, absl::StatusCode::kInvalidArgument,
-              "duplicate init of key 0");
+  ExpectError(
+      [&] {
+        kv->init(0, Vec({1, 2}));
+      },
+      absl::StatusCode::kInvalidArgument, "duplicate init of key 0");
   ExpectError([&] { kv->push(9, {Vec({1})}); }, absl::StatusCode::kInvalidArgument,
               "key 9 has not been inited");
   ExpectError([&] { kv->pull(9, {Vec({1})}); }, absl::StatusCode::kInvalidArgument,
               "key 9 has not been inited");
-  ExpectError([&] { kv->push(0, {Vec({1, 2, 3})}); }, absl::StatusCode::kInvalidArgument,
-              "holds shape (2,)");
-  ExpectError([&] { kv->push(0, {Vec({1, 2}), Vec({1})}); }, absl::StatusCode::kInvalidArgument,
-              "have shapes");
+  ExpectError(
+      [&] {
+        kv->push(0, {Vec({1, 2, 3})});
+      },
+      absl::StatusCode::kInvalidArgument, "holds shape (2,)");
+  ExpectError(
+      [&] {
+        kv->push(0, {Vec({1, 2}), Vec({1})});
+      },
+      absl::StatusCode::kInvalidArgument, "have shapes");
   ExpectError([&] { kv->pull(0, {Vec({1})}); }, absl::StatusCode::kInvalidArgument,
               "holds shape (2,)");
-  ExpectError([&] { kv->set_gradient_compression({{"type", "2bit"}}); },
-              absl::StatusCode::kUnimplemented, "not supported for this type of kvstore");
+  ExpectError(
+      [&] {
+        kv->set_gradient_compression({{"type", "2bit"}});
+      },
+      absl::StatusCode::kUnimplemented, "not supported for this type of kvstore");
   ExpectError([] { create("bogus"); }, absl::StatusCode::kInvalidArgument,
               "unknown kvstore type 'bogus'");
   ExpectError([] { create("nccl"); }, absl::StatusCode::kUnimplemented, "NCCL");
@@ -93,16 +105,28 @@ TEST(KVStore, Errors) {
   ExpectError([] { create("mpi"); }, absl::StatusCode::kUnimplemented, "//gluon/kvstore:mpi");
   ExpectError([] { create("dist_async"); }, absl::StatusCode::kUnimplemented, "parameter server");
   auto dev = create("device");
-  ExpectError([&] { dev->set_gradient_compression({{"type", "3bit"}}); },
-              absl::StatusCode::kInvalidArgument, "unknown type for gradient compression '3bit'");
-  ExpectError([&] { dev->set_gradient_compression({{"type", "2bit"}, {"threshold", 0}}); },
-              absl::StatusCode::kInvalidArgument, "threshold must be greater than 0");
-  ExpectError([&] { dev->set_gradient_compression({{"type", "2bit"}, {"thresh", 1}}); },
-              absl::StatusCode::kInvalidArgument, "thresh");
+  ExpectError(
+      [&] {
+        dev->set_gradient_compression({{"type", "3bit"}});
+      },
+      absl::StatusCode::kInvalidArgument, "unknown type for gradient compression '3bit'");
+  ExpectError(
+      [&] {
+        dev->set_gradient_compression({{"type", "2bit"}, {"threshold", 0}});
+      },
+      absl::StatusCode::kInvalidArgument, "threshold must be greater than 0");
+  ExpectError(
+      [&] {
+        dev->set_gradient_compression({{"type", "2bit"}, {"thresh", 1}});
+      },
+      absl::StatusCode::kInvalidArgument, "thresh");
   dev->init(0, Vec({1}));
   dev->push(0, {Vec({1})});
-  ExpectError([&] { dev->set_gradient_compression({{"type", "2bit"}}); },
-              absl::StatusCode::kFailedPrecondition, "before the first push");
+  ExpectError(
+      [&] {
+        dev->set_gradient_compression({{"type", "2bit"}});
+      },
+      absl::StatusCode::kFailedPrecondition, "before the first push");
 }
 
 TEST(KVStore, UpdaterAndOptimizerRunOnTheStore) {
