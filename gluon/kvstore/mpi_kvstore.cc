@@ -50,15 +50,18 @@ std::string MpiErrorText(int rc) {
 void Wait(MPI_Request& req, const std::string& what) {
   const double limit = timeout();
   const auto start = std::chrono::steady_clock::now();
-  int spins = 0;
   for (;;) {
     int done = 0;
     int rc = MPI_Test(&req, &done, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS) Abort(StrCat(what, " failed: ", MpiErrorText(rc)));
     if (done) return;
-    // Spin briefly (latency), then yield the core: other ranks may share it.
-    if (++spins > 1000) std::this_thread::sleep_for(std::chrono::microseconds(50));
-    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limit)
+    // MPI progresses only inside MPI_Test: poll continuously for 50 ms (a large message's
+    // pipeline needs every step driven, as a blocking MPI_Allreduce does), then every 0.2 ms
+    // so that a rank waiting for a slow one leaves the core to others.
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (waited > 0.05) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    if (waited > limit)
       Abort(StrCat(what, " did not complete within ", limit,
                    " s (another rank crashed, hangs, or made different kvstore calls; "
                    "MXNET_KVSTORE_TIMEOUT sets the limit); aborting the job"));

@@ -416,16 +416,17 @@ absl::Status TrainImpl(gluon::kvstore::KVStorePtr& kv) {
       tuner.Record(std::chrono::duration<double>(t_end - t_step).count());
       t_step = t_end;
       double secs = std::chrono::duration<double>(t_end - t0).count();
+      // Mid-epoch lines show rank 0's loss and accuracy, and its rate times the process count.
       if (tty && (nb % 10 == 0 || nb == total)) {
         std::printf("\repoch %lld/%lld %s %5.1f%% %7.0f samples/s loss %.4f acc %.4f",
                     (long long)epoch, (long long)epochs, Bar(double(nb) / total).c_str(),
-                    100.0 * nb / total, seen / secs, loss_sum / seen, acc.get()[0].second);
+                    100.0 * nb / total, seen * nproc / secs, loss_sum / seen, acc.get()[0].second);
         std::fflush(stdout);
       } else if (lead && !tty && total >= 8 && nb < total &&
                  nb * 4 / total != (nb - 1) * 4 / total) {
         // Not a terminal (log file, pipe): a plain line at 25%, 50% and 75% of the epoch.
         std::printf("epoch %lld/%lld %3.0f%%: %.0f samples/s, loss %.4f, acc %.4f\n",
-                    (long long)epoch, (long long)epochs, 100.0 * nb / total, seen / secs,
+                    (long long)epoch, (long long)epochs, 100.0 * nb / total, seen * nproc / secs,
                     loss_sum / seen, acc.get()[0].second);
       }
     }
