@@ -46,17 +46,23 @@ optimizer::State CopyState(const optimizer::State& s, Device d) {
 }  // namespace
 
 Trainer::Trainer(const ParameterDict& params, const std::string& optimizer,
-                 const Kwargs& optimizer_params) {
+                 const Kwargs& optimizer_params, TrainerOptions options)
+    : kv_options_(std::move(options)) {
   Init(SortedParams(params), optimizer::Create(optimizer, optimizer_params));
 }
-Trainer::Trainer(const ParameterDict& params, optimizer::OptimizerPtr optimizer) {
+Trainer::Trainer(const ParameterDict& params, optimizer::OptimizerPtr optimizer,
+                 TrainerOptions options)
+    : kv_options_(std::move(options)) {
   Init(SortedParams(params), std::move(optimizer));
 }
 Trainer::Trainer(std::vector<ParameterPtr> params, const std::string& optimizer,
-                 const Kwargs& optimizer_params) {
+                 const Kwargs& optimizer_params, TrainerOptions options)
+    : kv_options_(std::move(options)) {
   Init(std::move(params), optimizer::Create(optimizer, optimizer_params));
 }
-Trainer::Trainer(std::vector<ParameterPtr> params, optimizer::OptimizerPtr optimizer) {
+Trainer::Trainer(std::vector<ParameterPtr> params, optimizer::OptimizerPtr optimizer,
+                 TrainerOptions options)
+    : kv_options_(std::move(options)) {
   Init(std::move(params), std::move(optimizer));
 }
 
@@ -101,8 +107,9 @@ void Trainer::step(double batch_size, bool ignore_stale_grad) {
   if (!(batch_size > 0))
     MX_THROW(absl::StatusCode::kInvalidArgument, "Trainer::step: batch_size must be positive, got ",
              batch_size);
-  optimizer_->set_rescale_grad(scale_ / batch_size);
-  allreduce_grads();
+  InitKVStore();
+  optimizer_->set_rescale_grad(scale_ / GlobalBatch(batch_size));
+  AllreduceGrads(ignore_stale_grad);
   Update(ignore_stale_grad);
 }
 
@@ -110,21 +117,36 @@ void Trainer::update(double batch_size, bool ignore_stale_grad) {
   if (!(batch_size > 0))
     MX_THROW(absl::StatusCode::kInvalidArgument,
              "Trainer::update: batch_size must be positive, got ", batch_size);
-  optimizer_->set_rescale_grad(scale_ / batch_size);
+  InitKVStore();
+  if (update_on_kvstore_)
+    MX_THROW(absl::StatusCode::kFailedPrecondition,
+             "update() when parameters are updated on kvstore is not supported. Try setting "
+             "`update_on_kvstore` to False when creating trainer.");
+  optimizer_->set_rescale_grad(scale_ / GlobalBatch(batch_size));
   Update(ignore_stale_grad);
 }
 
 void Trainer::allreduce_grads() {
-  CheckDevices();
+  InitKVStore();
+  if (update_on_kvstore_)
+    MX_THROW(absl::StatusCode::kFailedPrecondition,
+             "allreduce_grads() when parameters are updated on kvstore is not supported. Try "
+             "setting `update_on_kvstore` to False when creating trainer.");
+  AllreduceGrads(false);
+}
+
+void Trainer::CheckFresh() const {
   for (const auto& p : params_) {
-    if (p->grad_req() == GradReq::kNull || !p->is_initialized()) continue;
-    std::vector<NDArray> grads = p->list_grad();
-    if (grads.size() < 2) continue;
-    Device home = grads[0].device();
-    NDArray sum = grads[0].copy();
-    for (size_t k = 1; k < grads.size(); ++k)
-      sum = nd::elemwise_add(sum, grads[k].as_in_context(home));
-    for (const NDArray& g : grads) sum.copyto(g);
+    if (p->grad_req() == GradReq::kNull) continue;
+    for (const NDArray& d : p->list_data())
+      if (!IsFresh(d))
+        MX_THROW(absl::StatusCode::kFailedPrecondition, "Gradient of Parameter `", p->name(),
+                 "` on context ", d.device().ToString(),
+                 " has not been updated by backward since last `step`. This could mean a bug "
+                 "in your model that made it only use a subset of the Parameters (Blocks) for "
+                 "this iteration. If you are intentionally only using a subset, call step with "
+                 "ignore_stale_grad=True to suppress this warning and skip updating of "
+                 "Parameters with stale gradient");
   }
 }
 
@@ -187,19 +209,17 @@ void Trainer::Update(bool ignore_stale_grad) {
                " parameters have non-finite gradients; nothing was updated");
   }
   // Check every parameter before updating any, so an error leaves the model untouched.
-  if (!ignore_stale_grad) {
-    for (const auto& p : params_) {
-      if (p->grad_req() == GradReq::kNull) continue;
-      for (const NDArray& d : p->list_data())
-        if (!IsFresh(d))
-          MX_THROW(absl::StatusCode::kFailedPrecondition, "Gradient of Parameter `", p->name(),
-                   "` on context ", d.device().ToString(),
-                   " has not been updated by backward since last `step`. This could mean a bug "
-                   "in your model that made it only use a subset of the Parameters (Blocks) for "
-                   "this iteration. If you are intentionally only using a subset, call step with "
-                   "ignore_stale_grad=True to suppress this warning and skip updating of "
-                   "Parameters with stale gradient");
+  if (!ignore_stale_grad) CheckFresh();
+  if (update_on_kvstore_) {  // the store updated its weights at push: pull them
+    for (size_t i = 0; i < params_.size(); ++i) {
+      const ParameterPtr& p = params_[i];
+      if (p->grad_req() == GradReq::kNull || !p->is_initialized()) continue;
+      std::vector<NDArray> data = p->list_data();
+      if (ignore_stale_grad && !IsFresh(data[0])) continue;
+      kv_->pull(static_cast<int>(i), data, -static_cast<int>(i));
+      for (const NDArray& w : data) MarkConsumed(w);
     }
+    return;
   }
   for (size_t i = 0; i < params_.size(); ++i) {
     const ParameterPtr& p = params_[i];
@@ -221,6 +241,77 @@ void Trainer::Update(bool ignore_stale_grad) {
       optimizer_->update_multi_precision(index, w, g, it->second);
       MarkConsumed(w);
     }
+  }
+}
+
+// ---- KVStore ----
+
+void Trainer::InitKVStore() {
+  std::vector<Device> devices = CheckDevices();
+  if (!kv_initialized_) {
+    kv_initialized_ = true;
+    if (auto* name = std::get_if<std::string>(&kv_options_.kvstore)) {
+      const bool single_process = *name == "local" || *name == "device" || *name == "nccl";
+      if (!name->empty() && !(single_process && devices.size() <= 1)) kv_ = kvstore::create(*name);
+    } else {
+      kv_ = std::get<kvstore::KVStorePtr>(kv_options_.kvstore);
+    }
+    const bool capable = kv_ && kv_->is_capable(kvstore::Capability::kOptimizer);
+    if (kv_options_.update_on_kvstore.value_or(false) && !capable)
+      MX_THROW(absl::StatusCode::kInvalidArgument,
+               "Please set update_on_kvstore=False when training with kvstore ",
+               kv_ ? "'" + kv_->type() + "'" : std::string("None"));
+    update_on_kvstore_ = kv_ && kv_options_.update_on_kvstore.value_or(false);
+    if (kv_ && !kv_options_.compression_params.empty())
+      kv_->set_gradient_compression(kv_options_.compression_params);
+    if (update_on_kvstore_) {
+      // The store runs this Trainer's optimizer on its copy, with the states kept here.
+      kv_->set_updater([this](int index, const NDArray& grad, const NDArray& weight) {
+        auto& table = states_[Key(weight.device())];
+        auto it = table.find(index);
+        if (it == table.end()) {
+          auto pend = pending_.find(index);
+          optimizer::State st = pend != pending_.end()
+                                    ? CopyState(pend->second, weight.device())
+                                    : optimizer_->create_state_multi_precision(index, weight);
+          it = table.emplace(index, std::move(st)).first;
+        }
+        optimizer_->update_multi_precision(index, weight, grad, it->second);
+      });
+    }
+    kv_has_key_.assign(params_.size(), false);
+  }
+  if (!kv_) return;
+  // Parameters initialized since the last call: everyone takes the store's (rank 0's) value.
+  for (size_t i = 0; i < params_.size(); ++i) {
+    if (kv_has_key_[i] || !params_[i]->is_initialized()) continue;
+    std::vector<NDArray> data = params_[i]->list_data();
+    kv_->broadcast(static_cast<int>(i), data[0], data, -static_cast<int>(i));
+    kv_has_key_[i] = true;
+  }
+}
+
+double Trainer::GlobalBatch(double batch_size) {
+  return kv_ && kv_->num_workers() > 1 ? kv_->sum_across_workers(batch_size) : batch_size;
+}
+
+void Trainer::AllreduceGrads(bool ignore_stale_grad) {
+  if (!kv_) return;
+  if (update_on_kvstore_ && !ignore_stale_grad) CheckFresh();  // before the store updates
+  std::vector<int> keys;
+  std::vector<std::vector<NDArray>> grads;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    const ParameterPtr& p = params_[i];
+    if (p->grad_req() == GradReq::kNull || !p->is_initialized()) continue;
+    if (update_on_kvstore_ && ignore_stale_grad && !IsFresh(p->list_data()[0])) continue;
+    keys.push_back(static_cast<int>(i));
+    grads.push_back(p->list_grad());
+  }
+  if (keys.empty()) return;
+  if (update_on_kvstore_) {
+    for (size_t k = 0; k < keys.size(); ++k) kv_->push(keys[k], grads[k], -keys[k]);
+  } else {
+    kv_->pushpull(keys, grads);  // in place, all keys in one call (bucketed across processes)
   }
 }
 

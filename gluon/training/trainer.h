@@ -40,6 +40,21 @@
 // load_states restores into this Trainer's optimizer, which must be of the same class; states
 // must match the parameters' shapes (kInvalidArgument otherwise). Loaded states wait for the
 // first update if the parameters are not initialized yet.
+// KVStore (TrainerOptions, gluon.Trainer's kvstore / compression_params / update_on_kvstore):
+// created at the first step from the devices then known. A name makes kvstore::create(name),
+// except that one device with "local"/"device"/"nccl" needs none (MXNet's _create_kvstore); ""
+// means none (each device copy then takes its own gradient, as MXNet with kvstore=None).
+// "mpi"/"horovod" (link //gluon/kvstore:mpi) or a store object are always used. At that point
+// every initialized parameter is broadcast from the store (key = index): in a multi-process
+// job all processes start from rank 0's values. allreduce_grads() then pushpulls all
+// gradients in one call (bucketed by the MPI store); step(batch_size) normalizes by the sum of
+// batch_size over the processes (one scalar allreduce), so N processes with batch B train
+// exactly as one process with batch N*B. update_on_kvstore = true pushes gradients and lets
+// the store run this Trainer's optimizer (states kept here, saved by save_states) and pulls the
+// weights; allreduce_grads()/update() then throw kFailedPrecondition as MXNet. Deviation:
+// unspecified update_on_kvstore means false (MXNet: true when the store can), which gives the
+// same weights and keeps allreduce_grads()/update() usable. The Trainer must not be moved or
+// copied once it stepped with update_on_kvstore (the store's updater refers to it).
 // Not thread-safe.
 #pragma once
 
@@ -47,27 +62,41 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "gluon/kvstore/kvstore.h"
 #include "gluon/parameter.h"
 #include "gluon/training/kwargs.h"
 #include "gluon/training/optimizer.h"
 
 namespace mxnet::gluon {
 
+// gluon.Trainer's kvstore arguments (see the top of this file).
+struct TrainerOptions {
+  // A kvstore::create name ("device", "local", "mpi", "horovod", ...; "" for none) or a store.
+  std::variant<std::string, kvstore::KVStorePtr> kvstore = std::string("device");
+  // The store's set_gradient_compression dict, e.g. {{"type", "2bit"}}; empty: off.
+  Kwargs compression_params;
+  // Update on the store; nullopt: false. true with a store that cannot (horovod): kInvalidArgument.
+  std::optional<bool> update_on_kvstore;
+};
+
 class Trainer {
  public:
   // optimizer: a registered name (optimizer::Create) with its keyword arguments.
   Trainer(const ParameterDict& params, const std::string& optimizer,
-          const Kwargs& optimizer_params = {});
+          const Kwargs& optimizer_params = {}, TrainerOptions options = {});
   // An optimizer object (shared: its param_dict is set to these parameters).
-  Trainer(const ParameterDict& params, optimizer::OptimizerPtr optimizer);
+  Trainer(const ParameterDict& params, optimizer::OptimizerPtr optimizer,
+          TrainerOptions options = {});
   // A list, in the given order (index = position).
   Trainer(std::vector<ParameterPtr> params, const std::string& optimizer,
-          const Kwargs& optimizer_params = {});
-  Trainer(std::vector<ParameterPtr> params, optimizer::OptimizerPtr optimizer);
+          const Kwargs& optimizer_params = {}, TrainerOptions options = {});
+  Trainer(std::vector<ParameterPtr> params, optimizer::OptimizerPtr optimizer,
+          TrainerOptions options = {});
 
   // One optimization step: normalizes gradients by 1/batch_size, all-reduces them across
   // devices and updates every parameter (see the top of this file for stale gradients).
@@ -84,6 +113,9 @@ class Trainer {
   optimizer::Optimizer& optimizer() { return *optimizer_; }
   const optimizer::OptimizerPtr& optimizer_ptr() const { return optimizer_; }
   const std::vector<ParameterPtr>& params() const { return params_; }
+  // The store in use (null before the first step, or when none is needed).
+  const kvstore::KVStorePtr& kvstore() const { return kv_; }
+  bool update_on_kvstore() const { return update_on_kvstore_; }
 
   // Numerical faults (MXNet applies NaN/Inf gradients silently). With set_check_finite(true),
   // step() and update() first scan every gradient they would apply (after allreduce_grads) and,
@@ -111,6 +143,11 @@ class Trainer {
   void Init(std::vector<ParameterPtr> params, optimizer::OptimizerPtr opt);
   std::vector<Device> CheckDevices() const;
   void Update(bool ignore_stale_grad);
+  // KVStore: created at the first step; new parameters broadcast; gradients reduced.
+  void InitKVStore();
+  void AllreduceGrads(bool ignore_stale_grad);
+  double GlobalBatch(double batch_size);
+  void CheckFresh() const;
 
   std::vector<ParameterPtr> params_;
   optimizer::OptimizerPtr optimizer_;
@@ -120,6 +157,10 @@ class Trainer {
   // Loaded states not yet placed on a device (host arrays), per parameter index.
   std::map<int, optimizer::State> pending_;
   bool check_finite_ = false;
+  TrainerOptions kv_options_;
+  kvstore::KVStorePtr kv_;
+  bool kv_initialized_ = false, update_on_kvstore_ = false;
+  std::vector<bool> kv_has_key_;  // per parameter index: broadcast through the store
 };
 
 }  // namespace mxnet::gluon

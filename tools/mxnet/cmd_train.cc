@@ -17,8 +17,10 @@
 #include "gluon/contrib/summary_writer.h"
 #include "gluon/contrib/viz.h"
 #include "gluon/data/dataloader.h"
+#include "gluon/data/split_sampler.h"
 #include "gluon/data/vision/datasets.h"
 #include "gluon/data/vision/transforms.h"
+#include "gluon/kvstore/mpi_kvstore.h"
 #include "gluon/loss/loss.h"
 #include "gluon/nn/basic_layers.h"
 #include "gluon/nn/conv_layers.h"
@@ -54,6 +56,9 @@ ABSL_FLAG(int64_t, save_every, 0,
 ABSL_FLAG(bool, check_nan, false,
           "debug: check every op's output for NaN/Inf (MXNET_CHECK_NAN=1; runs without "
           "hybridization) and stop at the first op that produces one");
+ABSL_FLAG(std::string, kvstore, "device",
+          "device (one process), local, or mpi/horovod: data-parallel across the processes of "
+          "`mpirun -np N mxnet train --kvstore mpi` (--batch-size per process)");
 ABSL_FLAG(bool, profile, false,
           "print where each epoch's time went (data, forward, backward, step, validation)");
 
@@ -350,7 +355,7 @@ absl::StatusOr<nlohmann::json> ResumeConfig(const std::string& dir) {
   return meta;
 }
 
-absl::Status RunTrain(const std::vector<std::string>&) {
+absl::Status TrainImpl(gluon::kvstore::KVStorePtr& kv) {
   const bool resume = Given(FLAGS_resume);
   nlohmann::json resumed;
   if (resume) {
@@ -386,6 +391,12 @@ absl::Status RunTrain(const std::vector<std::string>&) {
   const std::string root = absl::GetFlag(FLAGS_data);
   const bool hybrid = absl::GetFlag(FLAGS_hybridize), profile = absl::GetFlag(FLAGS_profile);
   random::seed(static_cast<uint64_t>(seed));
+  // --kvstore: one store for the whole run; a multi-process one shards the data by rank.
+  const std::string kv_name = absl::GetFlag(FLAGS_kvstore);
+  if (kv_name != "device" && kv_name != "local") kv = gluon::kvstore::create(kv_name);
+  const int rank = kv ? kv->rank() : 0, nproc = kv ? kv->num_workers() : 1;
+  const bool lead = rank == 0;  // prints, checkpoints and exports
+  const int64_t global_batch = batch * nproc;
 
   MX_ASSIGN_OR_RETURN(auto train_raw, gluon::data::vision::FashionMNIST::Create(root, true));
   MX_ASSIGN_OR_RETURN(auto test_raw, gluon::data::vision::FashionMNIST::Create(root, false));
@@ -403,17 +414,22 @@ absl::Status RunTrain(const std::vector<std::string>&) {
   if (hybrid && check_nan) std::printf("--check-nan: running without hybridization\n");
   gluon::Kwargs opt_kw{{"learning_rate", lr}, {"wd", wd}};
   if (schedule == "cosine") {  // from lr down to 0 over the whole run (one update per batch)
-    const int64_t updates = epochs * ((train->size() + batch - 1) / batch);
+    const int64_t updates = epochs * ((train->size() + global_batch - 1) / global_batch);
     opt_kw.insert_or_assign("lr_scheduler",
                             std::make_shared<gluon::lr_scheduler::CosineScheduler>(updates, lr));
   }
-  gluon::Trainer trainer(net->collect_params(), optimizer, opt_kw);
+  gluon::TrainerOptions kv_opts;
+  if (kv)
+    kv_opts.kvstore = kv;
+  else
+    kv_opts.kvstore = kv_name;
+  gluon::Trainer trainer(net->collect_params(), optimizer, opt_kw, kv_opts);
   // A NaN/Inf loss or gradient stops the run with the step and the first parameter affected
   // (MXNet would train on garbage); the scans copy the gradients to the host once per step.
   trainer.set_check_finite(true);
   gluon::loss::SoftmaxCrossEntropyLoss loss_fn;
   std::unique_ptr<gluon::contrib::SummaryWriter> tb;
-  if (Given(FLAGS_logdir)) {
+  if (Given(FLAGS_logdir) && lead) {
     MX_ASSIGN_OR_RETURN(tb, gluon::contrib::SummaryWriter::Create(absl::GetFlag(FLAGS_logdir)));
   }
   std::error_code ec;
@@ -422,8 +438,18 @@ absl::Status RunTrain(const std::vector<std::string>&) {
     return absl::PermissionDeniedError(
         StrCat("cannot create --out directory ", out, ": ", ec.message()));
 
-  gluon::data::DataLoader train_loader(
-      train, {.batch_size = batch, .shuffle = true, .num_workers = static_cast<int>(workers)});
+  // N processes: every rank draws the same permutation (same seed) and takes its slice of each
+  // global batch of N * batch, so the run equals one process with batch N * batch.
+  gluon::data::DataLoaderOptions train_opts{.num_workers = static_cast<int>(workers)};
+  if (nproc > 1) {
+    train_opts.batch_sampler = std::make_shared<gluon::data::SplitBatchSampler>(
+        std::make_shared<gluon::data::RandomSampler>(train->size()), global_batch,
+        gluon::data::LastBatch::kKeep, nproc, rank);
+  } else {
+    train_opts.batch_size = batch;
+    train_opts.shuffle = true;
+  }
+  gluon::data::DataLoader train_loader(train, train_opts);
   gluon::data::DataLoader test_loader(
       test, {.batch_size = 256, .num_workers = static_cast<int>(workers)});
   // Checkpoints: DIR/train-state.params (gluon/training/checkpoint.h) holds everything --resume
@@ -463,7 +489,7 @@ absl::Status RunTrain(const std::vector<std::string>&) {
                   (long long)start_epoch, (long long)epochs, (long long)skip_batches,
                   (long long)train_loader.size());
   }
-  bool tty = isatty(fileno(stdout));
+  bool tty = lead && isatty(fileno(stdout));
   // --threads N pins the intra-op thread count; 0 tunes it by measured step time (ThreadTuner).
   ThreadTuner tuner(threads > 0 ? static_cast<int>(threads) : GetNumThreads(),
                     threads > 0 || !dev.is_cpu());
@@ -537,52 +563,67 @@ absl::Status RunTrain(const std::vector<std::string>&) {
       if (profile) lap(4);
       seen += x.shape()[0];
       ++nb;
-      if (every > 0 && nb % every == 0 && nb < total)
+      if (lead && every > 0 && nb % every == 0 && nb < total)
         MX_RETURN_IF_ERROR(save_state(epoch - 1, nb, loss_sum, seen, acc.sum_metric() + acc_sum0,
                                       acc.num_inst() + acc_n0, test_acc));
       auto t_end = std::chrono::steady_clock::now();
       tuner.Record(std::chrono::duration<double>(t_end - t_step).count());
       t_step = t_end;
       double secs = std::chrono::duration<double>(t_end - t0).count();
+      // Mid-epoch lines show rank 0's loss and accuracy, and its rate times the process count.
       if (tty && (nb % 10 == 0 || nb == total)) {
         std::printf("\repoch %lld/%lld %s %5.1f%% %7.0f samples/s loss %.4f acc %.4f",
                     (long long)epoch, (long long)epochs, Bar(double(nb) / total).c_str(),
-                    100.0 * nb / total, (seen - seen0) / secs, loss_sum / seen, train_acc());
+                    100.0 * nb / total, (seen - seen0) * nproc / secs, loss_sum / seen,
+                    train_acc());
         std::fflush(stdout);
-      } else if (!tty && total >= 8 && nb < total && nb * 4 / total != (nb - 1) * 4 / total) {
+      } else if (lead && !tty && total >= 8 && nb < total &&
+                 nb * 4 / total != (nb - 1) * 4 / total) {
         // Not a terminal (log file, pipe): a plain line at 25%, 50% and 75% of the epoch.
         std::printf("epoch %lld/%lld %3.0f%%: %.0f samples/s, loss %.4f, acc %.4f\n",
-                    (long long)epoch, (long long)epochs, 100.0 * nb / total, (seen - seen0) / secs,
-                    loss_sum / seen, train_acc());
+                    (long long)epoch, (long long)epochs, 100.0 * nb / total,
+                    (seen - seen0) * nproc / secs, loss_sum / seen, train_acc());
       }
     }
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (profile)
+    double epoch_acc = train_acc();
+    if (nproc > 1) {  // the epoch's loss and accuracy over every process's samples
+      const double all = kv->sum_across_workers(static_cast<double>(seen));
+      loss_sum = kv->sum_across_workers(loss_sum);
+      epoch_acc = kv->sum_across_workers(epoch_acc * seen) / all;
+      seen = static_cast<int64_t>(all);
+    }
+    if (profile && lead)
       std::printf(
           "%sprofile: data %.2f s, forward %.2f s, backward %.2f s, step %.2f s, metrics %.2f s; "
           "%s\n",
           tty ? "\r\033[K" : "", ph[0], ph[1], ph[2], ph[3], ph[4], tuner.Summary().c_str());
     auto te = std::chrono::steady_clock::now();
-    test_acc = evaluate();
-    if (profile)
+    if (lead) test_acc = evaluate();  // the replicas are identical: rank 0 validates
+    if (profile && lead)
       std::printf("profile: validation %.2f s\n",
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - te).count());
-    std::printf(
-        "%sepoch %lld/%lld: %.1f s, %.0f samples/s, train loss %.4f, train acc %.4f, test acc "
-        "%.4f\n",
-        tty ? "\r\033[K" : "", (long long)epoch, (long long)epochs, secs, (seen - seen0) / secs,
-        loss_sum / seen, train_acc(), test_acc);
+    if (lead)
+      std::printf(
+          "%sepoch %lld/%lld: %.1f s, %.0f samples/s, train loss %.4f, train acc %.4f, test acc "
+          "%.4f\n",
+          tty ? "\r\033[K" : "", (long long)epoch, (long long)epochs, secs, (seen - seen0) / secs,
+          loss_sum / seen, epoch_acc, test_acc);
     if (tb)
-      MX_RETURN_IF_ERROR(LogEpoch(*tb, *net, epoch, batch, loss_sum / seen, train_acc(), test_acc,
+      MX_RETURN_IF_ERROR(LogEpoch(*tb, *net, epoch, batch, loss_sum / seen, epoch_acc, test_acc,
                                   trainer.learning_rate()));
     // Checkpoints (each written to a temporary name and renamed: a killed run keeps the last good
-    // one): the resume state, then the parameters alone (for load_parameters).
-    MX_RETURN_IF_ERROR(save_state(epoch, 0, 0, 0, 0, 0, test_acc));
-    MX_RETURN_IF_ERROR(net->save_parameters(out + "/checkpoint.params"));
+    // one), by rank 0 only, the replicas being identical: the resume state, then the parameters
+    // alone (for load_parameters).
+    if (lead) {
+      MX_RETURN_IF_ERROR(save_state(epoch, 0, 0, 0, 0, 0, test_acc));
+      MX_RETURN_IF_ERROR(net->save_parameters(out + "/checkpoint.params"));
+    }
   }
   // A hybridized net exports the graph of its last call: a run resumed after its last epoch
   // makes that call here (validation, which draws nothing from the generators).
-  if (start_epoch > epochs) test_acc = evaluate();
+  if (start_epoch > epochs && lead) test_acc = evaluate();
+  if (!lead) return absl::OkStatus();
   MX_RETURN_IF_ERROR(net->export_model(out + "/model", 0));
   if (tb) {
     MX_RETURN_IF_ERROR(tb->close());
@@ -606,6 +647,20 @@ absl::Status RunTrain(const std::vector<std::string>&) {
   return absl::OkStatus();
 }
 
+absl::Status RunTrain(const std::vector<std::string>&) {
+  gluon::kvstore::KVStorePtr kv;
+  absl::Status st;
+  try {
+    st = TrainImpl(kv);
+  } catch (...) {
+    st = StatusFromCurrentException();
+  }
+  // One rank failing ends the whole job at once (the others would wait in a collective).
+  if (!st.ok() && kv && kv->num_workers() > 1)
+    gluon::kvstore::mpi::Abort(StrCat("mxnet train: error: ", st.message()));
+  return st;
+}
+
 const int kRegistered = RegisterCommand(
     {"train",
      "train a CNN on the real Fashion-MNIST and export it",
@@ -615,7 +670,7 @@ const int kRegistered = RegisterCommand(
      "[--hybridize|--nohybridize]\n"
      "                   [--device cpu] [--seed 42] [--workers 1] [--threads 0] [--out DIR]\n"
      "                   [--data /usr/share/datasets/fashion-mnist] [--limit N] [--profile]\n"
-     "                   [--logdir DIR] [--save-every N]\n"
+     "                   [--logdir DIR] [--save-every N] [--kvstore device|local|mpi|horovod]\n"
      "       mxnet train --resume DIR [--workers N] [--threads N] [--device D] [--logdir DIR]\n\n"
      "Trains on Fashion-MNIST (Debian's dataset-fashion-mnist), validates on the test set every "
      "epoch,\n"
@@ -642,7 +697,15 @@ const int kRegistered = RegisterCommand(
      "  (resnet18_v1, mobilenetv2_1.0, ...) train with 10 classes.\n"
      "--logdir DIR writes TensorBoard event files (view: tensorboard --logdir DIR): per epoch\n"
      "  train/loss, train/accuracy, test/accuracy, learning_rate and a histogram of every\n"
-     "  parameter; the network graph once.\n",
+     "  parameter; the network graph once.\n"
+     "--kvstore mpi trains data-parallel across processes: `mpirun -np N mxnet train --kvstore "
+     "mpi`\n"
+     "  (as root add --allow-run-as-root; more processes than cores: --oversubscribe). Each "
+     "process\n"
+     "  takes --batch-size samples of every global batch of N x --batch-size; gradients are "
+     "summed\n"
+     "  by MPI allreduce, so the run equals one process with N x --batch-size. Rank 0 prints,\n"
+     "  checkpoints and exports. docs/distributed.md.\n",
      {{.flag = Ref(FLAGS_model),
        .help = "lenet, resnet20 or a model-zoo name that takes 28x28 input (e.g. resnet18_v1)",
        .default_value = "lenet"},
@@ -662,6 +725,7 @@ const int kRegistered = RegisterCommand(
       {.flag = Ref(FLAGS_limit)},
       {.flag = Ref(FLAGS_profile)},
       {.flag = Ref(FLAGS_check_nan)},
+      {.flag = Ref(FLAGS_kvstore)},
       {.flag = Ref(FLAGS_logdir)},
       {.flag = Ref(FLAGS_save_every)},
       {.flag = Ref(FLAGS_resume)}},
