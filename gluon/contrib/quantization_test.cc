@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "gluon/nn/basic_layers.h"
 #include "gluon/nn/conv_layers.h"
@@ -80,6 +81,13 @@ void CheckAgainstMxnet(const std::string& mode, double range_tol) {
   const float scale = MaxAbs(yf);
   EXPECT_LT(MaxAbsDiff(y, yf), 0.1 * scale) << mode << ": int8 vs float";
   EXPECT_LT(MaxAbsDiff(y, ymx), 0.05 * scale) << mode << ": ours vs MXNet's int8 net";
+  // The float emulation of the fused int8 nodes (symbol/sg_ops.cc) agrees as closely; the two
+  // paths differ (the oneDNN int8 path ran).
+  setenv("MXNET_SG_INT8_EMULATE", "1", 1);
+  NDArray ye = qnet->forward(NDArrayVec{x})[0];
+  unsetenv("MXNET_SG_INT8_EMULATE");
+  EXPECT_LT(MaxAbsDiff(ye, ymx), 0.05 * scale) << mode << ": emulated vs MXNet's int8 net";
+  EXPECT_GT(MaxAbsDiff(ye, y), 0.f) << mode;
 }
 
 // naive: min/max of the same float values (MXNet's fused oneDNN nodes vs our graph: float
