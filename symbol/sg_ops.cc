@@ -396,6 +396,7 @@ bool FastQuantizedConv(const SgConvParam& p, const Subgraphs& s, std::span<const
   std::vector<int8_t> wq(wv.size());
   std::vector<float> scale(oc);
   const float step = StepOf(x, in[nin], in[nin + 1]);
+#pragma omp parallel for schedule(static)
   for (int64_t c = 0; c < oc; ++c) {
     float mx = 0;
     for (int64_t i = c * per; i < (c + 1) * per; ++i) mx = std::max(mx, std::abs(wv[i] * a[c]));
