@@ -37,9 +37,12 @@
 // Errors (kInvalidArgument): a node without exactly one subgraph, or whose input count differs
 // from its subgraph's (plus the min/max inputs), or a subgraph with other than one output.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
+#include <list>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <type_traits>
 
@@ -369,6 +372,81 @@ void FinishFastConv(const FastConvPlan& f, const int32_t* acc, const std::vector
   }
 }
 
+// The int8 weights of one fused conv: BatchNorm folded into w and the bias, per-channel
+// scales (w_q = rne(w' * 127 / max|w'_c|), inv_scale = max|w'_c| / 127). Cached by the
+// parameters' buffers and contents (a 64-bit hash per array, one pass over the weights per call
+// instead of quantizing them again); at most 1024 entries, least recently used dropped.
+struct QuantizedWeights {
+  NDArray w;
+  std::vector<float> inv_scale, bias;
+};
+
+uint64_t ContentHash(const NDArray& a) {
+  const auto* p = static_cast<const uint64_t*>(a.data_ptr());
+  const int64_t words = static_cast<int64_t>(a.size() * DTypeSize(a.dtype())) / 8;
+  uint64_t h = 0;
+#pragma omp parallel for reduction(+ : h) schedule(static) if (words > (1 << 16))
+  for (int64_t i = 0; i < words; ++i) h += (p[i] + 0x9e3779b97f4a7c15ull) * (2 * i + 1);
+  const auto* tail = static_cast<const uint8_t*>(a.data_ptr()) + words * 8;
+  for (size_t i = 0; i < a.size() * DTypeSize(a.dtype()) - words * 8; ++i) h = h * 131 + tail[i];
+  return h;
+}
+
+std::shared_ptr<const QuantizedWeights> QuantizeWeights(const FastConvPlan& f,
+                                                        std::span<const NDArray> in) {
+  std::vector<uint64_t> key{static_cast<uint64_t>(f.fix_gamma), std::bit_cast<uint64_t>(f.eps)};
+  for (int k : {f.w, f.b, f.gamma, f.beta, f.mean, f.var}) {
+    if (k < 0) {
+      key.insert(key.end(), {0, 0, 0});
+      continue;
+    }
+    key.push_back(reinterpret_cast<uintptr_t>(in[k].data_ptr()));
+    key.push_back(in[k].size());
+    key.push_back(ContentHash(in[k]));
+  }
+  static std::mutex mu;
+  static std::list<std::pair<std::vector<uint64_t>, std::shared_ptr<const QuantizedWeights>>> lru;
+  {
+    std::lock_guard<std::mutex> l(mu);
+    for (auto it = lru.begin(); it != lru.end(); ++it)
+      if (it->first == key) {
+        lru.splice(lru.begin(), lru, it);
+        return lru.front().second;
+      }
+  }
+  const NDArray& w = in[f.w];
+  const int64_t oc = w.shape()[0], per = w.size() / std::max<int64_t>(oc, 1);
+  const float* wv = w.data<float>();
+  std::vector<float> a(oc, 1.f), b(oc, 0.f);
+  if (f.b >= 0) b = in[f.b].ToVector<float>();
+  if (f.gamma >= 0) {
+    std::vector<float> g = in[f.gamma].ToVector<float>(), be = in[f.beta].ToVector<float>();
+    std::vector<float> m = in[f.mean].ToVector<float>(), v = in[f.var].ToVector<float>();
+    for (int64_t c = 0; c < oc; ++c) {
+      a[c] = static_cast<float>((f.fix_gamma ? 1.0 : g[c]) / std::sqrt(v[c] + f.eps));
+      b[c] = (b[c] - m[c]) * a[c] + be[c];
+    }
+  }
+  auto q = std::make_shared<QuantizedWeights>();
+  q->w = NDArray(w.shape(), cpu(), DType::kInt8);
+  int8_t* wq = q->w.data<int8_t>();
+  q->inv_scale.resize(oc);
+  q->bias = std::move(b);
+#pragma omp parallel for schedule(static)
+  for (int64_t c = 0; c < oc; ++c) {
+    float mx = 0;
+    for (int64_t i = c * per; i < (c + 1) * per; ++i) mx = std::max(mx, std::abs(wv[i] * a[c]));
+    const float ws = mx > 0 ? 127.f / mx : 1.f;
+    for (int64_t i = c * per; i < (c + 1) * per; ++i)
+      wq[i] = static_cast<int8_t>(std::clamp(std::nearbyint(wv[i] * a[c] * ws), -127.f, 127.f));
+    q->inv_scale[c] = 1.f / ws;
+  }
+  std::lock_guard<std::mutex> l(mu);
+  lru.emplace_front(std::move(key), q);
+  if (lru.size() > 1024) lru.pop_back();
+  return q;
+}
+
 bool FastQuantizedConv(const SgConvParam& p, const Subgraphs& s, std::span<const NDArray> in,
                        std::span<const NDArray> out) {
   // Planned per call: a walk over the handful of subgraph nodes.
@@ -379,38 +457,22 @@ bool FastQuantizedConv(const SgConvParam& p, const Subgraphs& s, std::span<const
   const NDArray& x = in[0];
   if (x.shape().ndim() != 4 || (x.dtype() != DType::kUint8 && x.dtype() != DType::kInt8))
     return false;
-  NDArray w = in[f.w].as_in_context(cpu());
-  if (w.dtype() != DType::kFloat32 || w.shape().ndim() != 4) return false;
-  const int64_t oc = w.shape()[0], per = w.size() / std::max<int64_t>(oc, 1);
-  std::vector<float> wv = w.ToVector<float>(), a(oc, 1.f), b(oc, 0.f);
-  if (f.b >= 0) b = in[f.b].ToVector<float>();
-  if (f.gamma >= 0) {
-    std::vector<float> g = in[f.gamma].ToVector<float>(), be = in[f.beta].ToVector<float>();
-    std::vector<float> m = in[f.mean].ToVector<float>(), v = in[f.var].ToVector<float>();
-    for (int64_t c = 0; c < oc; ++c) {
-      a[c] = static_cast<float>((f.fix_gamma ? 1.0 : g[c]) / std::sqrt(v[c] + f.eps));
-      b[c] = (b[c] - m[c]) * a[c] + be[c];
-    }
-  }
-  // Per-channel int8 weights of w * a.
-  std::vector<int8_t> wq(wv.size());
-  std::vector<float> scale(oc);
+  const NDArray& w = in[f.w];
+  if (w.dtype() != DType::kFloat32 || w.shape().ndim() != 4 || !w.device().is_cpu()) return false;
+  for (int k : {f.b, f.gamma, f.beta, f.mean, f.var})
+    if (k >= 0 && (in[k].dtype() != DType::kFloat32 || !in[k].device().is_cpu())) return false;
+  std::shared_ptr<const QuantizedWeights> qw = QuantizeWeights(f, in);
   const float step = StepOf(x, in[nin], in[nin + 1]);
-#pragma omp parallel for schedule(static)
-  for (int64_t c = 0; c < oc; ++c) {
-    float mx = 0;
-    for (int64_t i = c * per; i < (c + 1) * per; ++i) mx = std::max(mx, std::abs(wv[i] * a[c]));
-    const float ws = mx > 0 ? 127.f / mx : 1.f;
-    for (int64_t i = c * per; i < (c + 1) * per; ++i)
-      wq[i] = static_cast<int8_t>(std::clamp(std::nearbyint(wv[i] * a[c] * ws), -127.f, 127.f));
-    scale[c] = step / ws;
-  }
+  const int64_t oc = w.shape()[0];
+  std::vector<float> scale(oc);
+  for (int64_t c = 0; c < oc; ++c) scale[c] = step * qw->inv_scale[c];
+  const std::vector<float>& b = qw->bias;
+  const NDArray& wq_arr = qw->w;
   AttrDict attrs = f.conv->params;
   attrs["no_bias"] = "True";
   attrs.erase("cudnn_tune");
   attrs.erase("cudnn_off");
   attrs.erase("workspace");
-  NDArray wq_arr = NDArray::FromVector(wq, w.shape());
   NDArray r = NDArray::FromVector(std::vector<float>{-127.f}, Shape{1});
   NDArray rr = NDArray::FromVector(std::vector<float>{127.f}, Shape{1});
   NDArrayVec acc = Invoke("_contrib_quantized_conv",
