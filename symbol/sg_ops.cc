@@ -26,15 +26,23 @@
 // result is requantized with the calibrated range like MXNet does: outputs (q, min_calib_range,
 // max_calib_range), q = sat(rne(y * R / max(|min|, |max|))), uint8 (R = 255) after a fused
 // final activation, else int8 (R = 127); FC with enable_float_output returns the float result.
-// This emulates oneDNN's int8 arithmetic in float (MXNet quantizes the folded weights to int8
-// per channel): results differ from MXNet's by a few quantization steps (sg_ops_test.cc states
-// the measured bounds). Not supported (kUnimplemented when the node is loaded): quantized
+// Quantized _sg_mkldnn_conv nodes whose subgraph is Convolution [+ BatchNorm] [+ relu]
+// [+ elemwise_add] [+ relu] (2-D, NCHW, one group) run in int8 like MXNet's: BatchNorm folded
+// into the weights, int8 weights per output channel, one oneDNN int8 convolution
+// (_contrib_quantized_conv), then one pass for scale, bias, sum, relu and requantization
+// (FastQuantizedConv). Other nodes (and all with MXNET_SG_INT8_EMULATE=1) emulate oneDNN's int8
+// arithmetic in float. Results differ from MXNet's by a few quantization steps (sg_ops_test.cc
+// states the measured bounds). Not supported (kUnimplemented when the node is loaded): quantized
 // attention ops, quantized nodes without calib ranges (int32 output), channel_wise_quantize FC.
 // Errors (kInvalidArgument): a node without exactly one subgraph, or whose input count differs
 // from its subgraph's (plus the min/max inputs), or a subgraph with other than one output.
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdlib>
+#include <list>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <type_traits>
 
@@ -258,12 +266,251 @@ void Requantize(const NDArray& y, float lo, float hi, const NDArray& out) {
   out.SyncCopyFromCPU(q.data(), q.size() * sizeof(Q));
 }
 
+// MXNET_SG_INT8_EMULATE=1 forces the float emulation (tests compare the two paths).
+bool FastPathDisabled() {
+  const char* e = std::getenv("MXNET_SG_INT8_EMULATE");
+  return e && *e && std::string_view(e) != "0";
+}
+
+// ---- int8 fast path of quantized _sg_mkldnn_conv: the subgraph Convolution [+ BatchNorm]
+// [+ relu] [+ elemwise_add] [+ relu] (2-D, NCHW, no groups) runs as one oneDNN int8 convolution
+// (_contrib_quantized_conv, int32 accumulators) on int8 weights quantized per output channel
+// after folding BatchNorm (w' = w * gamma / sqrt(var + eps), MXNet's fused int8 node does the
+// same), then one pass scales each channel back (acc * data_step / weight_scale_c), adds the
+// folded bias and the dequantized sum operand, applies the relus and requantizes with the
+// calibrated range. Other subgraphs take the float emulation below. ----
+struct FastConvPlan {
+  const Node* conv = nullptr;
+  int w = -1, b = -1, gamma = -1, beta = -1, mean = -1, var = -1;
+  double eps = 1e-3;
+  bool fix_gamma = true, act = false, sum = false, postsum_act = false;
+};
+
+bool PyTrue(const AttrDict& d, const std::string& k, bool dflt) {
+  auto it = d.find(k);
+  if (it == d.end()) return dflt;
+  return it->second == "True" || it->second == "true" || it->second == "1";
+}
+
+std::optional<FastConvPlan> PlanFastConv(const Subgraphs& s) {
+  FastConvPlan f;
+  const std::vector<std::string>& names = s.input_names[0];
+  auto index = [&](const NodeEntry& e) {
+    if (!e.node->is_variable()) return -1;
+    auto it = std::find(names.begin(), names.end(), e.node->name);
+    return it == names.end() ? -1 : static_cast<int>(it - names.begin());
+  };
+  const Node* last = nullptr;
+  for (const auto& n : s.graphs[0].TopoNodes()) {
+    if (n->is_variable()) continue;
+    const std::string& op = n->op->name;
+    if (op == "Convolution" && !f.conv) {
+      auto k = n->params.find("kernel");
+      auto l = n->params.find("layout");
+      auto g = n->params.find("num_group");
+      if (k == n->params.end() || std::count(k->second.begin(), k->second.end(), ',') != 1 ||
+          (l != n->params.end() && l->second != "NCHW") ||
+          (g != n->params.end() && g->second != "1") || index(n->inputs[0]) != 0)
+        return std::nullopt;
+      f.conv = n.get();
+      f.w = index(n->inputs[1]);
+      if (n->inputs.size() > 2) f.b = index(n->inputs[2]);
+      if (f.w < 0 || (n->inputs.size() > 2 && f.b < 0)) return std::nullopt;
+    } else if (op == "BatchNorm" && last == f.conv && f.conv) {
+      if (n->inputs.size() != 5 || !(n->inputs[0].node.get() == last)) return std::nullopt;
+      auto ax = n->params.find("axis");
+      if (ax != n->params.end() && ax->second != "1") return std::nullopt;
+      f.gamma = index(n->inputs[1]), f.beta = index(n->inputs[2]);
+      f.mean = index(n->inputs[3]), f.var = index(n->inputs[4]);
+      if (std::min({f.gamma, f.beta, f.mean, f.var}) < 0) return std::nullopt;
+      auto e = n->params.find("eps");
+      if (e != n->params.end()) f.eps = std::stod(e->second);
+      f.fix_gamma = PyTrue(n->params, "fix_gamma", true);
+    } else if (op == "Activation" && last && n->inputs[0].node.get() == last) {
+      auto t = n->params.find("act_type");
+      if (t == n->params.end() || t->second != "relu") return std::nullopt;
+      (f.sum ? f.postsum_act : f.act) = true;
+    } else if (op == "elemwise_add" && last && !f.sum && n->inputs[0].node.get() == last &&
+               index(n->inputs[1]) == static_cast<int>(names.size()) - 1) {
+      f.sum = true;
+    } else {
+      return std::nullopt;
+    }
+    last = n.get();
+  }
+  if (!f.conv) return std::nullopt;
+  return f;
+}
+
+// Real value of one int8/uint8 step of a quantized input (_contrib_dequantize's scale).
+float StepOf(const NDArray& q, const NDArray& lo, const NDArray& hi) {
+  const float r = std::max(std::abs(lo.ToVector<float>()[0]), std::abs(hi.ToVector<float>()[0]));
+  return r / (q.dtype() == DType::kUint8 ? 255.5f : 127.5f);
+}
+
+template <typename Q>
+void FinishFastConv(const FastConvPlan& f, const int32_t* acc, const std::vector<float>& scale,
+                    const std::vector<float>& bias, const NDArray* sum, float sum_step,
+                    float out_scale, const NDArray& out, int64_t n, int64_t c, int64_t hw) {
+  const float range = std::is_same_v<Q, uint8_t> ? 255.f : 127.f;
+  const float qmin = std::is_same_v<Q, uint8_t> ? 0.f : -127.f;
+  Q* y = out.data<Q>();
+  const uint8_t* su = sum && sum->dtype() == DType::kUint8 ? sum->data<uint8_t>() : nullptr;
+  const int8_t* ss = sum && sum->dtype() == DType::kInt8 ? sum->data<int8_t>() : nullptr;
+#pragma omp parallel for schedule(static)
+  for (int64_t nc = 0; nc < n * c; ++nc) {
+    const int64_t ch = nc % c;
+    const float sc = scale[ch], b = bias[ch];
+    for (int64_t i = nc * hw, e = i + hw; i < e; ++i) {
+      float v = static_cast<float>(acc[i]) * sc + b;
+      if (f.act) v = std::max(v, 0.f);
+      if (su) v += static_cast<float>(su[i]) * sum_step;
+      if (ss) v += static_cast<float>(ss[i]) * sum_step;
+      if (f.postsum_act) v = std::max(v, 0.f);
+      y[i] = static_cast<Q>(std::clamp(std::nearbyint(v * out_scale), qmin, range));
+    }
+  }
+}
+
+// The int8 weights of one fused conv: BatchNorm folded into w and the bias, per-channel
+// scales (w_q = rne(w' * 127 / max|w'_c|), inv_scale = max|w'_c| / 127). Cached by the
+// parameters' buffers and contents (a 64-bit hash per array, one pass over the weights per call
+// instead of quantizing them again); at most 1024 entries, least recently used dropped.
+struct QuantizedWeights {
+  NDArray w;
+  std::vector<float> inv_scale, bias;
+};
+
+uint64_t ContentHash(const NDArray& a) {
+  const auto* p = static_cast<const uint64_t*>(a.data_ptr());
+  const int64_t words = static_cast<int64_t>(a.size() * DTypeSize(a.dtype())) / 8;
+  uint64_t h = 0;
+#pragma omp parallel for reduction(+ : h) schedule(static) if (words > (1 << 16))
+  for (int64_t i = 0; i < words; ++i) h += (p[i] + 0x9e3779b97f4a7c15ull) * (2 * i + 1);
+  const auto* tail = static_cast<const uint8_t*>(a.data_ptr()) + words * 8;
+  for (size_t i = 0; i < a.size() * DTypeSize(a.dtype()) - words * 8; ++i) h = h * 131 + tail[i];
+  return h;
+}
+
+std::shared_ptr<const QuantizedWeights> QuantizeWeights(const FastConvPlan& f,
+                                                        std::span<const NDArray> in) {
+  std::vector<uint64_t> key{static_cast<uint64_t>(f.fix_gamma), std::bit_cast<uint64_t>(f.eps)};
+  for (int k : {f.w, f.b, f.gamma, f.beta, f.mean, f.var}) {
+    if (k < 0) {
+      key.insert(key.end(), {0, 0, 0});
+      continue;
+    }
+    key.push_back(reinterpret_cast<uintptr_t>(in[k].data_ptr()));
+    key.push_back(in[k].size());
+    key.push_back(ContentHash(in[k]));
+  }
+  static std::mutex mu;
+  static std::list<std::pair<std::vector<uint64_t>, std::shared_ptr<const QuantizedWeights>>> lru;
+  {
+    std::lock_guard<std::mutex> l(mu);
+    for (auto it = lru.begin(); it != lru.end(); ++it)
+      if (it->first == key) {
+        lru.splice(lru.begin(), lru, it);
+        return lru.front().second;
+      }
+  }
+  const NDArray& w = in[f.w];
+  const int64_t oc = w.shape()[0], per = w.size() / std::max<int64_t>(oc, 1);
+  const float* wv = w.data<float>();
+  std::vector<float> a(oc, 1.f), b(oc, 0.f);
+  if (f.b >= 0) b = in[f.b].ToVector<float>();
+  if (f.gamma >= 0) {
+    std::vector<float> g = in[f.gamma].ToVector<float>(), be = in[f.beta].ToVector<float>();
+    std::vector<float> m = in[f.mean].ToVector<float>(), v = in[f.var].ToVector<float>();
+    for (int64_t c = 0; c < oc; ++c) {
+      a[c] = static_cast<float>((f.fix_gamma ? 1.0 : g[c]) / std::sqrt(v[c] + f.eps));
+      b[c] = (b[c] - m[c]) * a[c] + be[c];
+    }
+  }
+  auto q = std::make_shared<QuantizedWeights>();
+  q->w = NDArray(w.shape(), cpu(), DType::kInt8);
+  int8_t* wq = q->w.data<int8_t>();
+  q->inv_scale.resize(oc);
+  q->bias = std::move(b);
+#pragma omp parallel for schedule(static)
+  for (int64_t c = 0; c < oc; ++c) {
+    float mx = 0;
+    for (int64_t i = c * per; i < (c + 1) * per; ++i) mx = std::max(mx, std::abs(wv[i] * a[c]));
+    const float ws = mx > 0 ? 127.f / mx : 1.f;
+    for (int64_t i = c * per; i < (c + 1) * per; ++i)
+      wq[i] = static_cast<int8_t>(std::clamp(std::nearbyint(wv[i] * a[c] * ws), -127.f, 127.f));
+    q->inv_scale[c] = 1.f / ws;
+  }
+  std::lock_guard<std::mutex> l(mu);
+  lru.emplace_front(std::move(key), q);
+  if (lru.size() > 1024) lru.pop_back();
+  return q;
+}
+
+bool FastQuantizedConv(const SgConvParam& p, const Subgraphs& s, std::span<const NDArray> in,
+                       std::span<const NDArray> out) {
+  // Planned per call: a walk over the handful of subgraph nodes.
+  const std::optional<FastConvPlan> plan = PlanFastConv(s);
+  if (!plan || p.with_sum != plan->sum || !in[0].device().is_cpu()) return false;
+  const FastConvPlan& f = *plan;
+  const int nin = static_cast<int>(s.input_names[0].size());
+  const NDArray& x = in[0];
+  if (x.shape().ndim() != 4 || (x.dtype() != DType::kUint8 && x.dtype() != DType::kInt8))
+    return false;
+  const NDArray& w = in[f.w];
+  if (w.dtype() != DType::kFloat32 || w.shape().ndim() != 4 || !w.device().is_cpu()) return false;
+  for (int k : {f.b, f.gamma, f.beta, f.mean, f.var})
+    if (k >= 0 && (in[k].dtype() != DType::kFloat32 || !in[k].device().is_cpu())) return false;
+  std::shared_ptr<const QuantizedWeights> qw = QuantizeWeights(f, in);
+  const float step = StepOf(x, in[nin], in[nin + 1]);
+  const int64_t oc = w.shape()[0];
+  std::vector<float> scale(oc);
+  for (int64_t c = 0; c < oc; ++c) scale[c] = step * qw->inv_scale[c];
+  const std::vector<float>& b = qw->bias;
+  const NDArray& wq_arr = qw->w;
+  AttrDict attrs = f.conv->params;
+  attrs["no_bias"] = "True";
+  attrs.erase("cudnn_tune");
+  attrs.erase("cudnn_off");
+  attrs.erase("workspace");
+  NDArray r = NDArray::FromVector(std::vector<float>{-127.f}, Shape{1});
+  NDArray rr = NDArray::FromVector(std::vector<float>{127.f}, Shape{1});
+  NDArrayVec acc = Invoke("_contrib_quantized_conv",
+                          std::vector<NDArray>{x, wq_arr, in[nin], in[nin + 1], r, rr}, attrs);
+  const Shape ys = acc[0].shape();
+  if (ys.ndim() != 4 || ys[1] != oc) return false;
+  const NDArray* sum = nullptr;
+  float sum_step = 0;
+  NDArray sum_arr;
+  if (f.sum) {
+    sum_arr = in[nin - 1];
+    if (sum_arr.shape() != ys) return false;
+    sum = &sum_arr;
+    sum_step = StepOf(sum_arr, in[nin + 2], in[nin + 3]);
+  }
+  const float lo = *p.min_calib_range, hi = *p.max_calib_range;
+  const bool u8 = QuantizedOutType(p) == DType::kUint8;
+  const float out_scale = (u8 ? 255.f : 127.f) / std::max(std::abs(lo), std::abs(hi));
+  if (u8)
+    FinishFastConv<uint8_t>(f, acc[0].data<int32_t>(), scale, b, sum, sum_step, out_scale, out[0],
+                            ys[0], ys[1], ys[2] * ys[3]);
+  else
+    FinishFastConv<int8_t>(f, acc[0].data<int32_t>(), scale, b, sum, sum_step, out_scale, out[0],
+                           ys[0], ys[1], ys[2] * ys[3]);
+  out[1].Fill(lo);
+  out[2].Fill(hi);
+  return true;
+}
+
 template <typename P>
 void SubgraphForward(const OpContext&, const OpAttrs& a, std::span<const NDArray> in,
                      std::span<const NDArray> out) {
   QuietDispatchScope quiet;
   const P& p = a.get<P>();
   const Subgraphs& s = Need<P>(a, "_sg_mkldnn");
+  if constexpr (std::is_same_v<P, SgConvParam>) {
+    if (p.quantized && !FastPathDisabled() && FastQuantizedConv(p, s, in, out)) return;
+  }
   const int nin = static_cast<int>(s.input_names[0].size());
   std::vector<NDArray> x(in.begin(), in.begin() + nin);
   const std::vector<int> quant = QuantizedInputs(p, nin);
