@@ -1,7 +1,6 @@
 // Test helper: runs a command under `mpirun -np N` on this machine (loopback TCP, as root too;
 // `plm isolated`: no ssh needed) and collects its output, exit code and wall time. A hard
 // `timeout` guards against hangs.
-// guards against hangs.
 #pragma once
 
 #include <sys/wait.h>
