@@ -3,6 +3,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -134,9 +135,14 @@ class MpiStore : public KVStore {
       Abort(StrCat("broadcast of key ", key, ": rank 0 has ", root, " bytes, this rank ", mine,
                    " (shape ", value.shape().ToString(), ", ", DTypeName(value.dtype()),
                    "): the processes build different models"));
-    Check(MPI_Ibcast(value.data_ptr(), static_cast<int>(mine), MPI_BYTE, 0, MPI_COMM_WORLD, &req),
-          "broadcast");
-    Wait(req, StrCat("broadcast of key ", key));
+    const int64_t kMax = int64_t{1} << 30;  // MPI counts are int: large arrays in pieces
+    for (int64_t off = 0; off < mine; off += kMax) {
+      Check(MPI_Ibcast(static_cast<char*>(value.data_ptr()) + off,
+                       static_cast<int>(std::min(kMax, mine - off)), MPI_BYTE, 0, MPI_COMM_WORLD,
+                       &req),
+            "broadcast");
+      Wait(req, StrCat("broadcast of key ", key));
+    }
   }
 
   void ReduceAcrossWorkers(const std::vector<int>& keys, std::vector<NDArray>& merged) override {

@@ -1,5 +1,6 @@
-// Test helper: runs a command under `mpirun -np N` on this machine (loopback TCP, as root too)
-// and collects its output, exit code and wall time. A hard `timeout` guards against hangs.
+// Test helper: runs a command under `mpirun -np N` on this machine (loopback TCP, as root too;
+// `plm isolated`: no ssh needed) and collects its output, exit code and wall time. A hard
+// `timeout` guards against hangs.
 #pragma once
 
 #include <sys/wait.h>
@@ -24,7 +25,7 @@ inline MpiResult RunMpi(int np, const std::string& command, const std::string& e
   const std::string cmd =
       "env -u TEST_PREMATURE_EXIT_FILE -u XML_OUTPUT_FILE timeout -k 5 " + std::to_string(limit_s) +
       " mpirun --allow-run-as-root --oversubscribe --bind-to none -np " + std::to_string(np) +
-      " --mca btl self,tcp --mca btl_tcp_if_include lo"
+      " --mca plm isolated --mca btl self,tcp --mca btl_tcp_if_include lo"
       " --mca oob_tcp_if_include lo --mca pml ob1 " +
       env + " " + command + " 2>&1";
   const auto t0 = std::chrono::steady_clock::now();
