@@ -16,6 +16,7 @@ statistics set to non-trivial values. Files:
                   calib_data = the two batches): the calibrated ranges the test compares with
                   ours, node by node in graph order
   naive-0000.params   MXNet's quantized parameters (int8 FC weight/bias and their ranges)
+  calib.nd        the two calibration batches as a list (`mxnet quantize --input`)
 """
 import os
 import sys
@@ -82,6 +83,7 @@ def main(out_dir):
               % (mode, float(abs(io[mode] - y).max().asscalar()), float(abs(y).max().asscalar())))
     os.remove(os.path.join(out_dir, "entropy-0000.params"))  # same as naive's
     mx.nd.save(os.path.join(out_dir, "io.params"), io)
+    mx.nd.save(os.path.join(out_dir, "calib.nd"), calib)
 
 
 if __name__ == "__main__":
