@@ -5,6 +5,7 @@
 
 #include "ndarray/grad.h"
 #include "ndarray/ops/basic_util.h"
+#include "ndarray/ops/elemwise_bits.h"
 #include "ndarray/ops/elemwise_params.h"
 #include "ndarray/ops/elemwise_util.h"
 
@@ -125,7 +126,7 @@ void WhereKernel(const OpContext&, const OpAttrs&, std::span<const NDArray> in,
   // Elements per condition entry: 1 (same shape) or the row size (1-D condition).
   int64_t per = c.size() == n ? 1 : (c.size() == 0 ? 1 : n / c.size());
   MX_DTYPE_SWITCH(c.dtype(), C, {
-    MX_DTYPE_SWITCH(xa.dtype(), T, {
+    ew::BitsTypeSwitch(xa.dtype(), [&]<typename T>() {  // x, y are only copied
       const C* cp = static_cast<const C*>(c.data_ptr());
       const T* xp = static_cast<const T*>(xa.data_ptr());
       const T* yp = static_cast<const T*>(ya.data_ptr());

@@ -14,6 +14,7 @@
 // Gradients: where passes the output gradient to the chosen side (un-broadcast), none to the
 // condition (zeros); polyval's come from the helper op _polyval_backward.
 #include "ndarray/ops/basic_util.h"
+#include "ndarray/ops/elemwise_bits.h"
 #include "ndarray/ops/elemwise_np_util.h"
 
 namespace mxnet::ops {
@@ -56,7 +57,7 @@ void WhereLoop(const NDArray& c, const NDArray& a, const NDArray& b, const NDArr
        sb = ew::BroadcastStrides(b.shape(), os);
   const int nd = os.ndim();
   MX_DTYPE_SWITCH(c.dtype(), CT, {
-    MX_DTYPE_SWITCH(out.dtype(), T, {
+    ew::BitsTypeSwitch(out.dtype(), [&]<typename T>() {  // a, b are only copied
       const CT* cp = static_cast<const CT*>(c.data_ptr());
       const T* ap = static_cast<const T*>(a.data_ptr());
       const T* bp = static_cast<const T*>(b.data_ptr());
