@@ -7,12 +7,15 @@
 #include <fstream>
 
 #include "autograd/autograd.h"
+#include "gluon/loss/loss.h"
 #include "gluon/nn/basic_layers.h"
 #include "gluon/nn/conv_layers.h"
 #include "gluon/onnx/onnx.h"
 #include "gluon/onnx/testing/cases.h"
+#include "gluon/training/trainer.h"
 #include "gtest/gtest.h"
 #include "ndarray/io.h"
+#include "ndarray/nd.h"
 #include "onnx/checker.h"
 #include "onnx/onnx_pb.h"
 #include "onnx/shape_inference/implementation.h"
@@ -168,6 +171,62 @@ TEST(OnnxImport, GradientsMatchTheOriginalGraph) {
       ExpectClose(g1[n], g, 1e-4, c.name + " gradient of " + n);
     }
   }
+}
+
+// A foreign exporter's file: PyTorch's torch.onnx (TorchScript exporter, opset 17, eval mode, so
+// BatchNorm is folded into the convolutions as PyTorch does) of a small torchvision-style ResNet
+// (testdata/torch/gen_torch_refs.py). Our import equals PyTorch's output, its gradients equal
+// central finite differences, and it fine-tunes: Adam on a fixed batch drives the loss down.
+TEST(OnnxImport, TorchExportEqualsPyTorchAndFineTunes) {
+  const std::string dir = "gluon/onnx/testdata/torch/";
+  auto block = imports_onnx(dir + "tiny_resnet.onnx");
+  ASSERT_TRUE(block.ok()) << block.status();
+  SymbolBlock& net = **block;
+  NDArray x = LoadNpy(dir + "tiny_resnet_in.npy"), want = LoadNpy(dir + "tiny_resnet_out.npy");
+  ExpectClose(net(x), want, 1e-5, "torch export vs PyTorch");
+
+  // d sum(out * head) / d w for a few elements of the first convolution's (folded) weight.
+  ParameterPtr w = net.collect_params().get("onnx::Conv_36");
+  ASSERT_NE(w, nullptr);
+  NDArray head = onnx_testing::Lcg(want.shape(), 5);
+  auto objective = [&] { return nd::sum(nd::elemwise_mul(net(x), head)).asscalar<float>(); };
+  {
+    auto rec = autograd::record(false);
+    NDArray y = net(x);
+    autograd::backward({y}, {head});
+  }
+  std::vector<float> g = w->grad().ToVector<float>(), v = w->data().ToVector<float>();
+  for (size_t i : {size_t{0}, size_t{17}, v.size() - 1}) {
+    const float eps = 1e-2f, keep = v[i];
+    v[i] = keep + eps;
+    w->set_data(NDArray::FromVector(v, w->shape()));
+    const double up = objective();
+    v[i] = keep - eps;
+    w->set_data(NDArray::FromVector(v, w->shape()));
+    const double down = objective();
+    v[i] = keep;
+    w->set_data(NDArray::FromVector(v, w->shape()));
+    EXPECT_NEAR(g[i], (up - down) / (2 * eps), 2e-2 * std::max(1.0, std::abs(double(g[i]))))
+        << "element " << i;
+  }
+
+  // Fine-tuning: 60 Adam steps on the batch with fixed labels.
+  NDArray label = NDArray::FromVector(std::vector<float>{0, 3, 1, 4}, Shape{4});
+  loss::SoftmaxCrossEntropyLoss ce;
+  Trainer trainer(net.collect_params(), "adam", {{"learning_rate", 0.02}});
+  double first = 0, last = 0;
+  for (int step = 0; step < 60; ++step) {
+    NDArray l;
+    {
+      auto rec = autograd::record();
+      l = ce(net(x), label);
+    }
+    l.backward();
+    trainer.step(4);
+    last = nd::mean(l).asscalar<float>();
+    if (step == 0) first = last;
+  }
+  EXPECT_LT(last, 0.3 * first) << "loss " << first << " -> " << last;
 }
 
 TEST(OnnxExport, ErrorsNameTheOpAndNode) {
