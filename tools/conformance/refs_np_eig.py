@@ -7,8 +7,6 @@ sign of each column (sign_normalized below: largest-magnitude entry positive, as
 Called by gen_reduce_refs.py (write_np_eig(OUT, registry)); writes OUT/np_eig.json in the format of
 np_linalg.json. Deterministic: fixed seeds, sorted keys.
 """
-import json
-import os
 import warnings
 
 warnings.filterwarnings("ignore")
@@ -17,7 +15,7 @@ import mxnet as mx
 from mxnet import np, npx
 
 from refs_np_linalg import arr, rand
-from refs_np_percentile import invoke
+from refs_np_percentile import collect_errors, invoke, write_refs
 
 OPS = ["_npi_eig", "_npi_eigvals"]
 
@@ -85,31 +83,11 @@ def errors():
         ("eig 1-d", "_npi_eig", [rand((3,), 2)], {}),
         ("eigvals float16", "_npi_eigvals", [rand((2, 2), 3, "float16")], {}),
     ]
-    out = []
-    for name, op, inputs, attrs in specs:
-        try:
-            for y in invoke(op, inputs, attrs):
-                y.wait_to_read()
-        except (mx.base.MXNetError, ValueError) as err:
-            msg = [l for l in str(err).splitlines() if "Check failed" in l or "MXNetError" in l]
-            out.append({"name": name, "op": op, "attrs": {}, "inputs": [arr(x) for x in inputs],
-                        "message": (msg or [str(err)])[-1].strip()[:300]})
-            continue
-        raise RuntimeError("MXNet accepted the error case %r" % name)
-    return out
+    return collect_errors(specs)
 
 
 def write_np_eig(out_dir, registry):
-    npx.set_np()
-    try:
-        doc = {"generator": "tools/conformance/refs_np_eig.py", "mxnet_version": mx.__version__,
-               "ops": registry(OPS), "cases": cases(), "errors": errors()}
-    finally:
-        npx.reset_np()
-    os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, "np_eig.json"), "w") as f:
-        json.dump(doc, f, sort_keys=True, separators=(",", ":"))
-        f.write("\n")
+    write_refs(out_dir, "np_eig.json", "tools/conformance/refs_np_eig.py", registry, OPS, cases, errors)
 
 
 if __name__ == "__main__":

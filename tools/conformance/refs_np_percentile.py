@@ -104,6 +104,12 @@ def errors():
         ("percentile 2-d q", "_npi_percentile", [a, np.array([[10.0]])], {}),
         ("unique axis out of range", "_npi_unique", [a], {"axis": 2}),
     ]
+    return collect_errors(specs)
+
+
+def collect_errors(specs):
+    """MXNet's error message for each (name, op, inputs, attrs) spec that it must reject, as the
+    "errors" entries of a reference file. Raises if MXNet accepts one."""
     out = []
     for name, op, inputs, attrs in specs:
         try:
@@ -118,17 +124,23 @@ def errors():
     return out
 
 
-def write_np_percentile(out_dir, registry):
+def write_refs(out_dir, filename, generator, registry, ops, cases, errors):
+    """Writes OUT_DIR/FILENAME: the registry entries of `ops` and the cases() and errors() computed
+    in MXNet's NumPy mode (shared by refs_np_percentile/svd/eig.py)."""
     npx.set_np()
     try:
-        doc = {"generator": "tools/conformance/refs_np_percentile.py", "mxnet_version": mx.__version__,
-               "ops": registry(OPS), "cases": cases(), "errors": errors()}
+        doc = {"generator": generator, "mxnet_version": mx.__version__,
+               "ops": registry(ops), "cases": cases(), "errors": errors()}
     finally:
         npx.reset_np()
     os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, "np_percentile.json"), "w") as f:
+    with open(os.path.join(out_dir, filename), "w") as f:
         json.dump(doc, f, sort_keys=True, separators=(",", ":"))
         f.write("\n")
+
+
+def write_np_percentile(out_dir, registry):
+    write_refs(out_dir, "np_percentile.json", "tools/conformance/refs_np_percentile.py", registry, OPS, cases, errors)
 
 
 if __name__ == "__main__":

@@ -10,8 +10,6 @@ Called by gen_reduce_refs.py (write_np_svd(OUT, registry)); writes OUT/np_svd.js
 np_linalg.json, read by ndarray/ops/reduce_np_linalg_svd_test.cc and compared by
 tools/conformance/report.py. Deterministic: fixed seeds, sorted keys.
 """
-import json
-import os
 import warnings
 
 warnings.filterwarnings("ignore")
@@ -20,7 +18,7 @@ import mxnet as mx
 from mxnet import np, npx
 
 from refs_np_linalg import arr, rand
-from refs_np_percentile import invoke
+from refs_np_percentile import collect_errors, invoke, write_refs
 
 OPS = ["_npi_svd", "_npi_pinv", "_npi_pinv_scalar_rcond", "_npi_norm"]
 
@@ -164,31 +162,11 @@ def errors():
         ("pinv 1-d", "_npi_pinv_scalar_rcond", [rand((3,), 3)], {}),
         ("pinv float16", "_npi_pinv_scalar_rcond", [rand((2, 2), 4, "float16")], {}),
     ]
-    out = []
-    for name, op, inputs, attrs in specs:
-        try:
-            for y in invoke(op, inputs, attrs):
-                y.wait_to_read()
-        except (mx.base.MXNetError, ValueError) as err:
-            msg = [l for l in str(err).splitlines() if "Check failed" in l or "MXNetError" in l]
-            out.append({"name": name, "op": op, "attrs": {k: str(v) for k, v in attrs.items()},
-                        "inputs": [arr(x) for x in inputs], "message": (msg or [str(err)])[-1].strip()[:300]})
-            continue
-        raise RuntimeError("MXNet accepted the error case %r" % name)
-    return out
+    return collect_errors(specs)
 
 
 def write_np_svd(out_dir, registry):
-    npx.set_np()
-    try:
-        doc = {"generator": "tools/conformance/refs_np_svd.py", "mxnet_version": mx.__version__,
-               "ops": registry(OPS), "cases": cases(), "errors": errors()}
-    finally:
-        npx.reset_np()
-    os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, "np_svd.json"), "w") as f:
-        json.dump(doc, f, sort_keys=True, separators=(",", ":"))
-        f.write("\n")
+    write_refs(out_dir, "np_svd.json", "tools/conformance/refs_np_svd.py", registry, OPS, cases, errors)
 
 
 if __name__ == "__main__":
