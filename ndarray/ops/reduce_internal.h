@@ -11,6 +11,7 @@
 
 #include "base/error.h"
 #include "base/shape.h"
+#include "base/strings.h"
 #include "ndarray/grad.h"
 #include "ndarray/kernel_util.h"
 #include "ndarray/ndarray.h"
@@ -21,6 +22,31 @@ namespace mxnet::ops::reduce_internal {
 // The op's name for messages.
 inline std::string_view OpName(const OpAttrs& attrs) {
   return attrs.op() ? std::string_view(attrs.op()->name) : std::string_view("op");
+}
+
+// The eigenvalues' shape (..., n) of square matrices (..., n, n) (MXNet's np.linalg eig, eigh,
+// eigvals, eigvalsh). Errors: kInvalidArgument naming `op` for fewer than 2 dims or non-square.
+inline Shape EigvalShape(std::string_view op, const Shape& a) {
+  constexpr auto kBad = absl::StatusCode::kInvalidArgument;
+  if (a.ndim() < 2) MX_THROW(kBad, op, ": input A must be at least 2-D, got shape ", a.ToString());
+  if (a[a.ndim() - 1] != a[a.ndim() - 2])
+    MX_THROW(kBad, op, ": input A must be square on its last two axes, got shape ", a.ToString());
+  Shape w;
+  for (int i = 0; i < a.ndim() - 1; ++i) w.push_back(a[i]);
+  return w;
+}
+
+// Output dtype of the np.linalg eig family: float32 for float32 input, float64 for float64 and
+// integer inputs; float16, bfloat16 and bool are kInvalidArgument (as MXNet 1.9.1).
+inline void NpEigType(const OpAttrs& attrs, DTypeVec* in, DTypeVec* out) {
+  int t = (*in)[0];
+  if (t < 0) return;
+  auto d = static_cast<DType>(t);
+  if (d == DType::kFloat16 || d == DType::kBFloat16 || d == DType::kBool)
+    MX_THROW(absl::StatusCode::kInvalidArgument, OpName(attrs), ": dtype ", DTypeName(d),
+             " is not supported (float32, float64 and integer types)");
+  int o = static_cast<int>(d == DType::kFloat32 ? DType::kFloat32 : DType::kFloat64);
+  for (auto& x : *out) MergeType(&x, o, StrCat(OpName(attrs), ": output"));
 }
 
 // Normalizes `axis` (negative counts from the end) for an input of `shape`; throws

@@ -22,7 +22,6 @@ namespace mxnet::ops {
 namespace {
 
 using Vec = std::vector<double>;
-constexpr auto kBad = absl::StatusCode::kInvalidArgument;
 
 Vec Load(const NDArray& a) {
   Vec v(a.size());
@@ -92,26 +91,6 @@ void Jacobi(const double* a, int64_t n, bool lower, double* w, double* v) {
   }
 }
 
-Shape EigvalShape(std::string_view op, const Shape& a) {
-  if (a.ndim() < 2) MX_THROW(kBad, op, ": input A must be at least 2-D, got shape ", a.ToString());
-  if (a[a.ndim() - 1] != a[a.ndim() - 2])
-    MX_THROW(kBad, op, ": input A must be square on its last two axes, got shape ", a.ToString());
-  Shape w;
-  for (int i = 0; i < a.ndim() - 1; ++i) w.push_back(a[i]);
-  return w;
-}
-
-void EigType(const OpAttrs& attrs, DTypeVec* in, DTypeVec* out) {
-  int t = (*in)[0];
-  if (t < 0) return;
-  auto d = static_cast<DType>(t);
-  if (d == DType::kFloat16 || d == DType::kBFloat16 || d == DType::kBool)
-    MX_THROW(kBad, reduce_internal::OpName(attrs), ": dtype ", DTypeName(d),
-             " is not supported (float32, float64 and integer types)");
-  int o = static_cast<int>(d == DType::kFloat32 ? DType::kFloat32 : DType::kFloat64);
-  for (auto& x : *out) MergeType(&x, o, StrCat(reduce_internal::OpName(attrs), ": output"));
-}
-
 void EigCompute(const OpAttrs& attrs, std::span<const NDArray> in, std::span<const NDArray> out) {
   const Shape& s = in[0].shape();
   int64_t n = s[s.ndim() - 1];
@@ -133,9 +112,10 @@ MX_REGISTER_OP(_npi_eigvalsh)
     .set_input_names(std::vector<std::string>{"A"})
     .set_infer_shape([](const OpAttrs&, ShapeVec* in, ShapeVec* out) {
       if (!(*in)[0].is_known()) return;
-      MergeShape(&(*out)[0], EigvalShape("_npi_eigvalsh", (*in)[0]), "_npi_eigvalsh: output");
+      MergeShape(&(*out)[0], reduce_internal::EigvalShape("_npi_eigvalsh", (*in)[0]),
+                 "_npi_eigvalsh: output");
     })
-    .set_infer_type(EigType)
+    .set_infer_type(reduce_internal::NpEigType)
     .set_kernel({DeviceType::kCPU, Backend::kReference},
                 [](const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                    std::span<const NDArray> out) { EigCompute(attrs, in, out); })
@@ -152,10 +132,11 @@ MX_REGISTER_OP(_npi_eigh)
     .set_output_names(std::vector<std::string>{"w", "v"})
     .set_infer_shape([](const OpAttrs&, ShapeVec* in, ShapeVec* out) {
       if (!(*in)[0].is_known()) return;
-      MergeShape(&(*out)[0], EigvalShape("_npi_eigh", (*in)[0]), "_npi_eigh: output w");
+      MergeShape(&(*out)[0], reduce_internal::EigvalShape("_npi_eigh", (*in)[0]),
+                 "_npi_eigh: output w");
       MergeShape(&(*out)[1], (*in)[0], "_npi_eigh: output v");
     })
-    .set_infer_type(EigType)
+    .set_infer_type(reduce_internal::NpEigType)
     .set_kernel({DeviceType::kCPU, Backend::kReference},
                 [](const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
                    std::span<const NDArray> out) { EigCompute(attrs, in, out); })
