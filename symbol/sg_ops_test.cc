@@ -1,7 +1,8 @@
 // MXNet's oneDNN fused subgraph ops (symbol/sg_ops.cc): graphs exported by MXNet 1.9.1 after
 // optimize_for('MKLDNN') (symbol/testdata/sg, written by tools/conformance/gen_sg_refs.py) load,
-// run (op by op and through a hybridized SymbolBlock, as `mxnet predict` does) and match MXNet's
-// outputs; JSON round trips keep the subgraphs; bad nodes give clear errors.
+// run through a CachedOp and match MXNet's outputs; JSON round trips keep the subgraphs; bad nodes
+// give clear errors. (The same files through a SymbolBlock, as `mxnet predict` runs them:
+// gluon/symbol_block_sg_test.cc.)
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -9,7 +10,6 @@
 #include <gtest/gtest.h>
 
 #include "base/strings.h"
-#include "gluon/symbol_block.h"
 #include "ndarray/io.h"
 #include "symbol/control_flow.h"
 #include "symbol/executor.h"
@@ -44,17 +44,6 @@ Export Load(const std::string& name) {
   EXPECT_TRUE(io.ok()) << io.status();
   e.io = *io;
   return e;
-}
-
-// Runs `graph` like `mxnet predict`: a SymbolBlock over input "data", hybridized or not.
-NDArray RunExport(const Symbol& graph, const Export& e, bool hybridize) {
-  auto block = std::make_shared<gluon::SymbolBlock>(graph, std::vector<std::string>{"data"});
-  absl::Status st = block->load_dict(e.params.items(), {}, "params");
-  EXPECT_TRUE(st.ok()) << st;
-  if (hybridize) block->hybridize();
-  NDArrayVec out = (*block)(NDArrayVec{*e.io.find("data")});
-  EXPECT_EQ(out.size(), 1u);
-  return out[0];
 }
 
 // Runs `graph` with a CachedOp directly (params by name).
@@ -95,14 +84,13 @@ TEST_P(SgExport, MatchesMxnet) {
   EXPECT_GT(fused, 0);
   const NDArray& want = *e.io.find("output");
   // MXNet's fused oneDNN result vs our subgraph execution: float32 rounding only.
-  ExpectClose(RunExport(e.graph, e, false), want, 1e-5f, "imperative");
-  ExpectClose(RunExport(e.graph, e, true), want, 1e-5f, "hybridized");
-  ExpectClose(RunExport(e.graph, e, true), *e.io.find("unfused"), 1e-5f, "vs MXNet unfused");
+  ExpectClose(RunCached(e.graph, e), want, 1e-5f, "CachedOp");
+  ExpectClose(RunCached(e.graph, e), *e.io.find("unfused"), 1e-5f, "vs MXNet unfused");
   // Our JSON keeps the subgraphs and the attributes; the reloaded graph gives the same result.
   auto again = Symbol::fromjson(e.graph.tojson());
   ASSERT_TRUE(again.ok()) << again.status();
   EXPECT_EQ(again->tojson(), e.graph.tojson());
-  ExpectClose(RunExport(*again, e, true), want, 1e-5f, "round trip");
+  ExpectClose(RunCached(*again, e), want, 1e-5f, "round trip");
 }
 
 INSTANTIATE_TEST_SUITE_P(Refs, SgExport,
@@ -175,8 +163,6 @@ TEST(SgOps, QuantizedMatchesMxnet) {
     EXPECT_LE(vs_mx, bound) << name;
     EXPECT_LE(vs_float, 2 * mx_vs_float + 0.01f) << name;
     ExpectClose(RunCached(e.graph, e), got, 0, StrCat(name, " rerun"));
-    // As `mxnet predict` runs it: a SymbolBlock types the int8 weights by type inference.
-    ExpectClose(RunExport(e.graph, e, true), got, 0, StrCat(name, " SymbolBlock"));
   }
   // Output dtypes like MXNet's: uint8 after a fused relu, int8 otherwise.
   Export e = Load("quantized_conv_add_relu");

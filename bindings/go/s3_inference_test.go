@@ -82,14 +82,14 @@ func TestS3InferenceOnRealFiles(t *testing.T) {
 	m := sharedFile(t, "data/models/cifar_resnet20_v1")
 	net := must(mxnet.ImportSymbolBlock(m+"-symbol.json", []string{"data"}, m+"-0000.params", mxnet.CPU))
 	defer net.Close()
-	input := "../../tools/mxnet/testdata/cifar_input.nd"
+	input := "../../gluon/nn/testdata/cifar_input.nd"
 	xs, _ := must2(mxnet.Load(input, nil))
 	defer closeFields(xs)
 	logits := must(net.Forward(nil, xs[0]))
 	defer logits.Close()
 	got := must(logits.Float32s())
 	t.Run("logits equal real MXNet's", func(t *testing.T) {
-		want, _ := must2(mxnet.Load("../../tools/mxnet/testdata/cifar_logits.nd", nil))
+		want, _ := must2(mxnet.Load("../../gluon/nn/testdata/cifar_logits.nd", nil))
 		defer closeFields(want)
 		near(t, got, must(want[0].Float32s()), 1e-4)
 	})

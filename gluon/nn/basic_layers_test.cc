@@ -111,8 +111,8 @@ TEST(SymbolBlock, RealCifarResnet20MatchesMxnet) {
   auto block = SymbolBlock::imports(dir + "cifar_resnet20_v1-symbol.json", {"data"},
                                     dir + "cifar_resnet20_v1-0000.params");
   ASSERT_TRUE(block.ok()) << block.status();
-  auto in = nd::load("tools/mxnet/testdata/cifar_input.nd");
-  auto want = nd::load("tools/mxnet/testdata/cifar_logits.nd");
+  auto in = nd::load("gluon/nn/testdata/cifar_input.nd");
+  auto want = nd::load("gluon/nn/testdata/cifar_logits.nd");
   ASSERT_TRUE(in.ok() && want.ok());
   NDArray y = (**block)(in->arrays[0]);
   EXPECT_TRUE(AllClose(y, want->arrays[0], 1e-4, 1e-4));

@@ -8,7 +8,7 @@
 //                           color_jitter, lighting: global generator (ndarray/random.h)
 // plus gradient ops _backward_image_normalize, _backward_image_crop (MXNet's names, here with
 // inputs (ograd, data)) and _backward_image_to_tensor (not an MXNet op).
-// The pixel kernels are shared with gluon's vision transforms (shape_image_kernels.h).
+// The pixel kernels are shared with gluon's vision transforms (image_kernels.h).
 //
 // Deliberate differences from MXNet 1.9.1:
 //  - gradients: to_tensor's is its adjoint and the flips' flip ograd (MXNet copies ograd
@@ -26,8 +26,8 @@
 #include <utility>
 
 #include "ndarray/grad.h"
+#include "ndarray/ops/image_kernels.h"
 #include "ndarray/ops/shape_image_api.h"
-#include "ndarray/ops/shape_image_kernels.h"
 #include "ndarray/ops/shape_util.h"
 #include "ndarray/random.h"
 

@@ -1,7 +1,7 @@
 // MXNet 1.9.1's OpenCV image ops without a codec (src/io/image_io.cc), with their names,
 // aliases, inputs and attributes:
 //   _cvimresize (alias _npi_cvimresize)  cv::resize of an (H, W, C) image: the OpenCV-exact
-//                                        kernel of _image_resize (shape_image_kernels.h)
+//                                        kernel of _image_resize (image_kernels.h)
 //   _cvcopyMakeBorder                    cv::copyMakeBorder (constant/replicate/reflect/wrap/
 //                                        reflect_101 borders)
 // Neither is differentiable (MXNet registers no gradient).
@@ -16,8 +16,8 @@
 #include <cstring>
 #include <limits>
 
+#include "ndarray/ops/image_kernels.h"
 #include "ndarray/ops/shape_image_cv_api.h"
-#include "ndarray/ops/shape_image_kernels.h"
 #include "ndarray/ops/shape_util.h"
 
 namespace mxnet::ops {

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Reference graphs of mx.autograd.get_symbol from real MXNet 1.9.1 (autograd/get_symbol_test).
+"""Reference graphs of mx.autograd.get_symbol from real MXNet 1.9.1 (symbol/get_symbol_test).
 
 Run: PY=$(tools/conformance/setup_venv.sh | tail -1)
      $PY tools/conformance/gen_autograd_symbol_refs.py [REPO_ROOT]   # default: this checkout
-Writes autograd/testdata/get_symbol.json: {"cases": {name: MXNet's get_symbol(...).tojson()
-parsed}}. Each case is recorded in the same way by autograd/get_symbol_test.cc; the test compares
+Writes symbol/testdata/get_symbol.json: {"cases": {name: MXNet's get_symbol(...).tojson()
+parsed}}. Each case is recorded in the same way by symbol/get_symbol_test.cc; the test compares
 op names, node kinds ("var"/"null"/"node_" name prefixes and their relative order), attributes
 (parsed by the op), input wiring, output counts (node_row_ptr), arg_nodes and heads. The numbers
 in MXNet's names are process-wide counters, so they are compared by order only.
@@ -89,7 +89,7 @@ def main():
     for fn in CASES:
         y = fn()
         out["cases"][fn.__name__] = json.loads(mx.autograd.get_symbol(y).tojson())
-    path = os.path.join(ROOT, "autograd", "testdata", "get_symbol.json")
+    path = os.path.join(ROOT, "symbol", "testdata", "get_symbol.json")
     with open(path, "w") as f:
         json.dump(out, f, indent=1, sort_keys=True)
         f.write("\n")

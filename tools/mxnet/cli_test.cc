@@ -55,10 +55,10 @@ TEST(Cli, PredictMatchesMxnetOnTheRealCifarModel) {
   std::string out = Tmp("logits.nd");
   Result r = RunTool(
       "predict --symbol " + m + "cifar_resnet20_v1-symbol.json --params " + m +
-      "cifar_resnet20_v1-0000.params --input tools/mxnet/testdata/cifar_input.nd --output " + out);
+      "cifar_resnet20_v1-0000.params --input gluon/nn/testdata/cifar_input.nd --output " + out);
   ASSERT_EQ(r.code, 0) << r.output;
   auto got = nd::load(out);
-  auto want = nd::load("tools/mxnet/testdata/cifar_logits.nd");
+  auto want = nd::load("gluon/nn/testdata/cifar_logits.nd");
   ASSERT_TRUE(got.ok() && want.ok());
   ASSERT_EQ(got->size(), 1u);
   EXPECT_EQ(got->names[0], "cifarresnetv10_dense0_fwd_output");
@@ -303,9 +303,9 @@ TEST(Cli, ExportRoundTripsThroughPredict) {
   EXPECT_FALSE(testing::AllClose(reseeded->arrays[0], exported->arrays[0], 1e-3, 1e-3));
   std::vector<NDArray> logits;
   for (const char* n : {"ex_a", "ex_b", "ex_c"}) {
-    Result p = RunTool("predict --symbol " + Tmp(n) + "-symbol.json --params " + Tmp(n) +
-                       "-0000.params --input tools/mxnet/testdata/cifar_input.nd --output " +
-                       Tmp(n) + ".nd");
+    Result p =
+        RunTool("predict --symbol " + Tmp(n) + "-symbol.json --params " + Tmp(n) +
+                "-0000.params --input gluon/nn/testdata/cifar_input.nd --output " + Tmp(n) + ".nd");
     ASSERT_EQ(p.code, 0) << p.output;
     auto out = nd::load(Tmp(n) + ".nd");
     ASSERT_TRUE(out.ok()) << out.status();
@@ -327,7 +327,7 @@ TEST(Cli, ExportOnnxRoundTripsThroughPredict) {
   Result o = RunTool(common + "--format onnx --opset 17 --out " + Tmp("onnx_a.onnx"));
   ASSERT_EQ(o.code, 0) << o.output;
   EXPECT_NE(o.output.find("ONNX opset 17"), std::string::npos) << o.output;
-  const std::string in = " --input tools/mxnet/testdata/cifar_input.nd --output ";
+  const std::string in = " --input gluon/nn/testdata/cifar_input.nd --output ";
   Result p1 = RunTool("predict --symbol " + Tmp("onnx_a") + "-symbol.json --params " +
                       Tmp("onnx_a") + "-0000.params" + in + Tmp("onnx_sym.nd"));
   ASSERT_EQ(p1.code, 0) << p1.output;

@@ -1,5 +1,5 @@
-// Pixel kernels of the image ops and vision transforms (see shape_image_kernels.h).
-#include "ndarray/ops/shape_image_kernels.h"
+// Pixel kernels of the image ops and vision transforms (see image_kernels.h).
+#include "ndarray/ops/image_kernels.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // autograd::get_symbol: graph structure vs real MXNet 1.9.1 (testdata/get_symbol.json, from
 // tools/conformance/gen_autograd_symbol_refs.py), and the result is usable: infer_shape, JSON
 // round trip, and a CachedOp bound to the recorded inputs recomputes the array.
-#include "autograd/get_symbol.h"
+#include "symbol/get_symbol.h"
 
 #include <algorithm>
 #include <fstream>
@@ -166,8 +166,8 @@ void ExpectSameGraph(const json& ours, const json& ref) {
 }
 
 TEST(GetSymbolConformance, GraphsMatchMxnet) {
-  std::ifstream f("autograd/testdata/get_symbol.json");
-  ASSERT_TRUE(f.good()) << "missing autograd/testdata/get_symbol.json";
+  std::ifstream f("symbol/testdata/get_symbol.json");
+  ASSERT_TRUE(f.good()) << "missing symbol/testdata/get_symbol.json";
   json doc = json::parse(f);
   ASSERT_EQ(doc["cases"].size(), Cases().size());
   for (const auto& [name, make] : Cases()) {

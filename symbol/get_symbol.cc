@@ -1,4 +1,4 @@
-#include "autograd/get_symbol.h"
+#include "symbol/get_symbol.h"
 
 #include <memory>
 #include <vector>

@@ -6,7 +6,8 @@
 //   sym::Symbol s = autograd::get_symbol(y);
 //   // var0 -> _mul_scalar node_0 -> _plus_scalar node_1 -> relu node_2
 //
-// A separate target from //autograd because //symbol depends on //autograd.
+// Lives in //symbol (it builds a Symbol from autograd's history: the layering points down,
+// symbol -> autograd); the namespace stays autograd, as in mx.autograd.get_symbol.
 #pragma once
 
 #include <map>
