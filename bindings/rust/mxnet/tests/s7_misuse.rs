@@ -210,4 +210,5 @@ fn gluon_training_and_data_misuse() {
     assert_eq!(e.code(), Code::InvalidArgument, "{e}");
     std::mem::forget(stale); // its reference is gone; do not count a bad free here
     drop(params);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
