@@ -19,6 +19,7 @@
 
 #include "base/error.h"
 #include "base/strings.h"
+#include "ndarray/sparse.h"
 #include "ndarray/zip.h"
 
 namespace mxnet::nd {
@@ -49,18 +50,6 @@ std::string_view RecordVersionName(RecordVersion v) {
       return "V2";
     case RecordVersion::kV3:
       return "V3";
-  }
-  return "unknown";
-}
-
-std::string_view StorageTypeName(StorageType s) {
-  switch (s) {
-    case StorageType::kDefault:
-      return "default";
-    case StorageType::kRowSparse:
-      return "row_sparse";
-    case StorageType::kCSR:
-      return "csr";
   }
   return "unknown";
 }
@@ -527,7 +516,8 @@ class ListParser : public Reader {
       f->records.push_back(info);
       return absl::OkStatus();
     }
-    if (!opt_.densify_sparse)
+    const bool keep = opt_.keep_sparse;
+    if (!opt_.densify_sparse && !keep)
       return Error(absl::StatusCode::kUnimplemented,
                    StrCat("sparse storage type ", StorageTypeName(info.stype),
                           " is not supported (LoadOptions::densify_sparse is off)"));
@@ -539,6 +529,19 @@ class ListParser : public Reader {
       MX_ASSIGN_OR_RETURN(aux_types[k], ReadDType(StrCat("aux ", k, " dtype flag")));
       MX_ASSIGN_OR_RETURN(aux_shapes[k], ReadShape64(StrCat("aux ", k, " shape")));
       if (aux_shapes[k].unknown()) return Corrupt(StrCat("aux ", k, " has an unknown shape"));
+    }
+    // MXNet's NDArray constructor replaces a storage shape of size 0 by the one the aux shapes
+    // give (csr: indices; row_sparse: shape with dim 0 = number of indices), so its loader reads
+    // the values by that shape.
+    if (auto sbytes = CheckedBytes(sshape.dims, 1); sbytes && *sbytes == 0) {
+      if (info.stype == StorageType::kCSR && n_aux == 2) {
+        sshape.dims = aux_shapes[1].dims;
+      } else if (info.stype == StorageType::kRowSparse && !shape.dims.empty() &&
+                 !aux_shapes[0].dims.empty()) {
+        sshape.dims = shape.dims;
+        sshape.dims[0] = aux_shapes[0].dims[0];
+      }
+      sshape.ndim = static_cast<int64_t>(sshape.dims.size());
     }
     uint64_t values_at = src_.offset();
     MX_ASSIGN_OR_RETURN(uint64_t vbytes, PayloadBytes(sshape.dims, dtype, "sparse values"));
@@ -567,13 +570,13 @@ class ListParser : public Reader {
     auto dense_bytes = CheckedBytes(shape.dims, DTypeSize(dtype));
     if (!dense_bytes)
       return Corrupt(StrCat("sparse shape ", DimsString(shape.dims), " overflows byte counts"));
-    if (*dense_bytes > opt_.max_densified_bytes)
+    if (!keep && *dense_bytes > opt_.max_densified_bytes)
       return Error(absl::StatusCode::kResourceExhausted,
                    StrCat(StorageTypeName(info.stype), " array of shape ", DimsString(shape.dims),
                           " would densify to ", *dense_bytes,
                           " bytes, more than LoadOptions::max_densified_bytes (",
                           opt_.max_densified_bytes, ")"));
-    std::vector<char> dense(static_cast<size_t>(*dense_bytes), 0);
+    std::vector<char> dense(keep ? 0 : static_cast<size_t>(*dense_bytes), 0);
     const size_t es = DTypeSize(dtype);
     if (info.stype == StorageType::kRowSparse) {
       // storage shape (rows_stored, rest...) with rest == shape[1:]; indices (rows_stored,).
@@ -592,7 +595,10 @@ class ListParser : public Reader {
         if (row < 0 || row >= shape.dims[0])
           return Corrupt(StrCat("row_sparse index ", r, " is ", row, ", outside [0, ",
                                 shape.dims[0], ") (values at byte ", Hex(values_at), ")"));
-        if (row_bytes > 0)
+        if (r > 0 && row <= aux[0][r - 1])
+          return Corrupt(StrCat("row_sparse indices must be strictly ascending: index ", r, " is ",
+                                row, " after ", aux[0][r - 1]));
+        if (row_bytes > 0 && !keep)
           std::memcpy(dense.data() + static_cast<size_t>(row) * row_bytes,
                       values.data() + static_cast<size_t>(r) * row_bytes, row_bytes);
       }
@@ -620,13 +626,25 @@ class ListParser : public Reader {
           int64_t c = indices[j];
           if (c < 0 || c >= cols)
             return Corrupt(StrCat("csr column index ", j, " is ", c, ", outside [0, ", cols, ")"));
-          std::memcpy(dense.data() + (static_cast<size_t>(r) * cols + c) * es,
+          if (!keep)
+            std::memcpy(dense.data() + (static_cast<size_t>(r) * cols + c) * es,
                       values.data() + static_cast<size_t>(j) * es, es);
         }
       }
     }
     NDArray a;
     absl::Status st = StatusFromCall([&] {
+      if (keep) {  // the stored parts as they are (aux as int64), checked above
+        NDArray vals(Shape(sshape.dims), cpu(), dtype);
+        if (!values.empty()) vals.SyncCopyFromCPU(values.data(), values.size());
+        auto i64 = [](const std::vector<int64_t>& v) {
+          return NDArray::FromVector<int64_t>(v, Shape({static_cast<int64_t>(v.size())}));
+        };
+        a = info.stype == StorageType::kCSR
+                ? csr_matrix(vals, i64(aux[1]), i64(aux[0]), Shape(shape.dims))
+                : row_sparse_array(vals, i64(aux[0]), Shape(shape.dims));
+        return;
+      }
       a = NDArray(Shape(shape.dims), cpu(), dtype);
       if (!dense.empty()) a.SyncCopyFromCPU(dense.data(), dense.size());
     });
@@ -1109,6 +1127,10 @@ absl::Status Validate(const std::vector<Item>& items, bool named, const SaveOpti
                                                  FileFormatName(opt.format), " files cannot hold"));
       continue;
     }
+    if (a.is_sparse() && (opt.format != FileFormat::kNDArrayList || opt.version != RecordVersion::kV2))
+      return absl::InvalidArgumentError(
+          StrCat("save: ", ItemLabel(items, i), " is ", StorageTypeName(a.stype()),
+                 ", which only V2 records of .params/.nd files hold (MXNet 1.x's sparse layout)"));
     if (opt.format == FileFormat::kNDArrayList && opt.version == RecordVersion::kV2 &&
         a.ndim() == 0)
       return absl::InvalidArgumentError(
@@ -1144,10 +1166,15 @@ absl::Status WriteList(Sink& sink, const std::vector<Item>& items, bool named,
   for (const Item& it : items) {
     const NDArray& a = *it.array;
     MX_RETURN_IF_ERROR(sink.Pod(v3 ? kV3Magic : kV2Magic));
-    MX_RETURN_IF_ERROR(sink.Pod(int32_t{0}));  // stype: dense
-    if (a.is_none()) {                         // the shape alone: V2 ndim 0, V3 ndim -1 (unknown)
+    MX_RETURN_IF_ERROR(sink.Pod(static_cast<int32_t>(a.stype())));  // 0 dense, 1 rsp, 2 csr
+    if (a.is_none()) {  // the shape alone: V2 ndim 0, V3 ndim -1 (unknown)
       MX_RETURN_IF_ERROR(sink.Pod(int32_t{v3 ? -1 : 0}));
       continue;
+    }
+    if (a.is_sparse()) {  // storage shape before the shape (docs/formats.md §2.2, §2.5)
+      const Shape ss = a.data().shape();
+      MX_RETURN_IF_ERROR(sink.Pod(static_cast<int32_t>(ss.ndim())));
+      for (int64_t d : ss) MX_RETURN_IF_ERROR(sink.Pod(d));
     }
     MX_RETURN_IF_ERROR(sink.Pod(static_cast<int32_t>(a.ndim())));
     for (int64_t d : a.shape()) MX_RETURN_IF_ERROR(sink.Pod(d));
@@ -1155,7 +1182,18 @@ absl::Status WriteList(Sink& sink, const std::vector<Item>& items, bool named,
     MX_RETURN_IF_ERROR(sink.Pod(static_cast<int32_t>(dev.type)));
     MX_RETURN_IF_ERROR(sink.Pod(static_cast<int32_t>(dev.id)));
     MX_RETURN_IF_ERROR(sink.Pod(static_cast<int32_t>(DTypeFlag(a.dtype()))));
-    MX_RETURN_IF_ERROR(WritePayload(sink, a));
+    if (!a.is_sparse()) {
+      MX_RETURN_IF_ERROR(WritePayload(sink, a));
+      continue;
+    }
+    for (int k = 0; k < a.num_aux(); ++k) {  // aux (dtype flag, shape), then values, then aux data
+      MX_RETURN_IF_ERROR(sink.Pod(static_cast<int32_t>(DTypeFlag(a.aux_type(k)))));
+      const Shape as = a.aux_shape(k);
+      MX_RETURN_IF_ERROR(sink.Pod(static_cast<int32_t>(as.ndim())));
+      for (int64_t d : as) MX_RETURN_IF_ERROR(sink.Pod(d));
+    }
+    MX_RETURN_IF_ERROR(WritePayload(sink, a.data()));
+    for (int k = 0; k < a.num_aux(); ++k) MX_RETURN_IF_ERROR(WritePayload(sink, a.aux_data(k)));
   }
   MX_RETURN_IF_ERROR(sink.Pod(static_cast<uint64_t>(named ? items.size() : 0)));
   if (named) {

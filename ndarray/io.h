@@ -18,9 +18,11 @@
 //    0-d scalar.
 //  - Sparse V2 records (§2.5, row_sparse and csr) are DENSIFIED by default: the result is a
 //    dense array of the record's shape with the stored values scattered in, and
-//    RecordInfo::stype tells the stored storage type. Their indices are validated (in range,
-//    csr indptr monotonic and ending at nnz). With LoadOptions::densify_sparse = false they give
-//    kUnimplemented naming the record and the stype. We have no sparse NDArray yet.
+//    RecordInfo::stype tells the stored storage type. With LoadOptions::keep_sparse they load as
+//    csr / row_sparse arrays (ndarray/sparse.h), as MXNet's mx.nd.load does. Their indices are
+//    validated either way (in range, csr indptr monotonic and ending at nnz). With
+//    densify_sparse = false (and keep_sparse off) they give kUnimplemented naming the record.
+//    Sparse arrays are saved as sparse V2 records (MXNet's layout; V3 refuses them).
 //  - `.npy` (header versions 1.0, 2.0, 3.0; C order; little-endian or byte-order-free descrs of
 //    the 13 dtypes) loads as a one-array list. fortran_order True, big-endian, structured and
 //    object/string dtypes give kUnimplemented.
@@ -91,9 +93,9 @@ enum class RecordVersion {
 };
 std::string_view RecordVersionName(RecordVersion v);  // "legacy", "V1", "V2", "V3"
 
-// Storage type of a V2 record (§2.5).
-enum class StorageType : int32_t { kDefault = 0, kRowSparse = 1, kCSR = 2 };
-std::string_view StorageTypeName(StorageType s);  // "default", "row_sparse", "csr"
+// Storage type of a V2 record (§2.5): mxnet::StorageType (ndarray/ndarray.h).
+using ::mxnet::StorageType;
+using ::mxnet::StorageTypeName;
 
 // Facts about one loaded array that the NDArray itself does not carry.
 struct RecordInfo {
@@ -130,7 +132,9 @@ struct NDArrayFile {
 struct LoadOptions {
   // Where loaded arrays are placed (MXNet loads to CPU, then moves to its default device).
   Device device = cpu();
-  // Densify sparse V2 records; false makes them kUnimplemented.
+  // Sparse V2 records: keep_sparse loads them as csr / row_sparse arrays (MXNet's behaviour);
+  // otherwise densify_sparse densifies them (default) or, false, makes them kUnimplemented.
+  bool keep_sparse = false;
   bool densify_sparse = true;
   // Upper bound on the dense bytes one sparse record may expand to (kResourceExhausted above it):
   // the only place where a file could ask for much more memory than its own size.

@@ -122,6 +122,32 @@ void ExpectFileMatches(const json& want, const NDArrayFile& f, const std::string
 
 json LoadManifest(const std::string& dir) { return json::parse(ReadFile(dir + "manifest.json")); }
 
+// A sparse array's stored parts against the manifest (what MXNet's .data/.indices/.indptr give).
+void ExpectSparsePartsMatch(const json& want, const NDArray& a, const std::string& label) {
+  SCOPED_TRACE(label);
+  ASSERT_EQ(std::string(StorageTypeName(a.stype())), want["stype"].get<std::string>());
+  EXPECT_EQ(a.data().shape(), Shape(want["data_shape"].get<std::vector<int64_t>>()));
+  std::vector<double> data = a.data().ToVector<double>();
+  const json& wd = want["data"];
+  ASSERT_EQ(data.size(), wd.size());
+  for (size_t i = 0; i < data.size(); ++i) {
+    EXPECT_TRUE(SameDouble(data[i], wd[i].get<double>())) << "data " << i;
+  }
+  EXPECT_EQ(a.indices().ToVector<int64_t>(), want["indices"].get<std::vector<int64_t>>());
+  if (a.stype() == StorageType::kCSR) {
+    EXPECT_EQ(a.indptr().ToVector<int64_t>(), want["indptr"].get<std::vector<int64_t>>());
+  }
+  for (int k = 0; k < a.num_aux(); ++k) {
+    EXPECT_EQ(std::string(DTypeName(a.aux_type(k))), want["aux_dtypes"][k].get<std::string>());
+  }
+}
+
+bool HasSparse(const json& file) {
+  for (const auto& a : file["arrays"])
+    if (a.contains("stype")) return true;
+  return false;
+}
+
 // ---- Byte builders for hand-made files (docs/formats.md §2.1/§2.2). ----
 
 struct Bytes {
@@ -201,13 +227,17 @@ TEST(MxFiles, LoadFromBufferMatchesLoadFromPath) {
   }
 }
 
-// Our writer reproduces MXNet's bytes exactly (same record kind, ctx, names).
+// Our writer reproduces MXNet's bytes exactly (same record kind, ctx, names), sparse records
+// included (loaded with keep_sparse; docs/formats.md §2.5).
 TEST(MxFiles, ResavingGivesByteIdenticalFiles) {
   json man = LoadManifest(kMxDir);
+  LoadOptions keep;
+  keep.keep_sparse = true;
+  int sparse_files = 0;
   for (const auto& [name, want] : man["files"].items()) {
-    if (name == "sparse_v2.nd") continue;  // densified on load: different records
+    sparse_files += HasSparse(want);
     std::string orig = ReadFile(kMxDir + name);
-    auto f = load_from_buffer(orig);
+    auto f = load_from_buffer(orig, keep);
     ASSERT_TRUE(f.ok()) << f.status();
     SaveOptions o;
     o.version = want["record_version"] == "V3" ? RecordVersion::kV3 : RecordVersion::kV2;
@@ -215,6 +245,69 @@ TEST(MxFiles, ResavingGivesByteIdenticalFiles) {
     ASSERT_TRUE(out.ok()) << out.status();
     EXPECT_TRUE(*out == orig) << name << ": " << out->size() << " vs " << orig.size() << " bytes";
   }
+  EXPECT_EQ(sparse_files, 3);
+}
+
+// keep_sparse loads MXNet's sparse records as csr / row_sparse arrays with MXNet's stored parts.
+TEST(MxFiles, SparseRecordsKeepMXNetsLayout) {
+  json man = LoadManifest(kMxDir);
+  LoadOptions keep;
+  keep.keep_sparse = true;
+  int checked = 0;
+  for (const auto& [name, want] : man["files"].items()) {
+    if (!HasSparse(want)) continue;
+    auto f = load(kMxDir + name, keep);
+    ASSERT_TRUE(f.ok()) << name << ": " << f.status();
+    ExpectFileMatches(want, *f, name);  // logical dtype, shape and dense values
+    for (size_t i = 0; i < f->size(); ++i) {
+      const json& w = want["arrays"][i];
+      if (!w.contains("stype")) continue;
+      ExpectSparsePartsMatch(w, f->arrays[i], StrCat(name, " #", i));
+      EXPECT_EQ(f->arrays[i].stype(), f->records[i].stype);
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 9);
+}
+
+// cast_storage (CastStorage) of the dense values gives the parts MXNet's tostype stored.
+TEST(MxFiles, CastStorageMatchesMXNets) {
+  json want = LoadManifest(kMxDir)["files"]["sparse_cast_v2.nd"];
+  auto f = load(StrCat(kMxDir, "sparse_cast_v2.nd"));  // densified
+  ASSERT_TRUE(f.ok()) << f.status();
+  ASSERT_EQ(f->size(), 6u);
+  for (size_t i = 0; i < f->size(); ++i) {
+    const json& w = want["arrays"][i];
+    ASSERT_EQ(f->arrays[i].stype(), StorageType::kDefault);
+    StorageType st = ValueOrThrow(ParseStorageType(w["stype"].get<std::string>()));
+    NDArray s = f->arrays[i].tostype(st);
+    ExpectSparsePartsMatch(w, s, StrCat("cast #", i));
+    ExpectArrayMatches(w, s.tostype(StorageType::kDefault), StrCat("back #", i));
+  }
+}
+
+TEST(RoundTrip, SparseArraysOnlyGoToV2Records) {
+  NDArray csr = NDArray::FromVector<float>({0, 1, 2, 0}, Shape({2, 2})).tostype(StorageType::kCSR);
+  auto v2 = save_to_buffer(std::vector<NDArray>{csr});
+  ASSERT_TRUE(v2.ok()) << v2.status();
+  LoadOptions keep;
+  keep.keep_sparse = true;
+  auto back = load_from_buffer(*v2, keep);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->arrays[0].stype(), StorageType::kCSR);
+  EXPECT_EQ(back->arrays[0].ToVector<float>(), (std::vector<float>{0, 1, 2, 0}));
+  auto dense = load_from_buffer(*v2);  // default: densified, stype reported
+  ASSERT_TRUE(dense.ok());
+  EXPECT_EQ(dense->arrays[0].stype(), StorageType::kDefault);
+  EXPECT_EQ(dense->records[0].stype, StorageType::kCSR);
+  SaveOptions v3;
+  v3.version = RecordVersion::kV3;
+  auto r3 = save_to_buffer(std::vector<NDArray>{csr}, v3);
+  ASSERT_FALSE(r3.ok());
+  EXPECT_THAT(Msg(r3.status()), HasSubstr("array 0 is csr, which only V2 records"));
+  SaveOptions npy;
+  npy.format = FileFormat::kNpy;
+  EXPECT_FALSE(save_to_buffer(std::vector<NDArray>{csr}, npy).ok());
 }
 
 TEST(MxFiles, SparseRecordsAreDensifiedOrRefused) {
@@ -622,6 +715,39 @@ TEST(Legacy, SparseRowSparseAndCsrHandBuilt) {
   ASSERT_TRUE(f.ok()) << f.status();
   EXPECT_EQ(f->arrays[0].ToVector<float>(), (std::vector<float>{0, 0, 1, 2, 0, 0, 3, 4}));
   EXPECT_EQ(f->arrays[1].ToVector<float>(), (std::vector<float>{0, 5, 0, 6, 0, 7}));
+  // keep_sparse: int32 aux arrays become int64, values and positions as stored.
+  LoadOptions keep;
+  keep.keep_sparse = true;
+  auto k = Load(b.b, keep);
+  ASSERT_TRUE(k.ok()) << k.status();
+  EXPECT_EQ(k->arrays[1].stype(), StorageType::kCSR);
+  EXPECT_EQ(k->arrays[1].indptr().ToVector<int64_t>(), (std::vector<int64_t>{0, 1, 3}));
+  EXPECT_EQ(k->arrays[1].indices().ToVector<int64_t>(), (std::vector<int64_t>{1, 0, 2}));
+  EXPECT_EQ(k->arrays[1].indices().dtype(), DType::kInt64);
+  EXPECT_EQ(k->arrays[0].stype(), StorageType::kRowSparse);
+  EXPECT_EQ(k->arrays[0].data().ToVector<float>(), (std::vector<float>{1, 2, 3, 4}));
+}
+
+// A storage shape of size 0 with values present (MXNet's save can write one while the array's
+// producer still runs, see tools/conformance/gen_ndarray_files.py): the storage shape comes from
+// the aux shapes, as MXNet's loader takes it.
+TEST(Legacy, SparseZeroStorageShapeTakesTheAuxShapes) {
+  Bytes b;
+  b.header(2);
+  // csr 2x2 [[0, 3], [-4, 0]] int32 values, storage shape written as (0,).
+  b.u32(kV2).i32(2).i32(1).i64(0).i32(2).i64(2).i64(2).i32(1).i32(0).i32(4);
+  b.i32(6).i32(1).i64(3).i32(6).i32(1).i64(2);
+  b.i32(3).i32(-4).i64(0).i64(1).i64(2).i64(1).i64(0);
+  // row_sparse 3x2, storage shape written as (0, 2), one row stored.
+  b.u32(kV2).i32(1).i32(2).i64(0).i64(2).i32(2).i64(3).i64(2).i32(1).i32(0).i32(0);
+  b.i32(6).i32(1).i64(1);
+  b.f32s({8, 9}).i64(2);
+  b.no_names();
+  auto f = Load(b.b);
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_EQ(f->arrays[0].ToVector<int32_t>(), (std::vector<int32_t>{0, 3, -4, 0}));
+  EXPECT_EQ(f->arrays[1].ToVector<float>(), (std::vector<float>{0, 0, 0, 0, 8, 9}));
+  EXPECT_EQ(f->bytes_consumed, b.size());
 }
 
 // ---- Hostile, truncated and corrupt inputs. ----

@@ -8,6 +8,7 @@
 
 #include "base/strings.h"
 #include "ndarray/op.h"
+#include "ndarray/sparse.h"
 
 namespace mxnet {
 
@@ -85,6 +86,11 @@ void CheckReadable(const NDArray::Impl& i) {
 
 void* NDArray::data_ptr() const {
   const Impl& i = checked();
+  if (i.sparse)
+    MX_THROW(absl::StatusCode::kFailedPrecondition, "data_ptr() on a ", StorageTypeName(stype()),
+             " array of shape ", i.shape.ToString(),
+             ": sparse arrays have no dense buffer (use data(), aux_data(i) or "
+             "tostype(StorageType::kDefault))");
   if (i.is_placeholder) CheckReadable(i);
   return i.storage->data() ? static_cast<char*>(i.storage->data()) + i.offset : nullptr;
 }
@@ -95,6 +101,12 @@ bool NDArray::shares_storage(const NDArray& o) const {
 
 NDArray NDArray::ViewAs(const Shape& shape, size_t extra_offset_bytes) const {
   const Impl& i = checked();
+  if (i.sparse) {
+    if (shape == i.shape && extra_offset_bytes == 0) return SparseShare(*this);
+    MX_THROW(absl::StatusCode::kUnimplemented, "views (reshape, slice, at, expand_dims, squeeze) ",
+             "of a ", StorageTypeName(stype()), " array are not supported (shape ",
+             i.shape.ToString(), " to ", shape.ToString(), "); use tostype(StorageType::kDefault)");
+  }
   auto v = std::make_shared<Impl>();
   v->storage = i.storage;
   v->offset = i.offset + extra_offset_bytes;
@@ -298,6 +310,7 @@ NDArray NDArray::detach() const {
 NDArray NDArray::copy() const { return copyto(device()); }
 
 NDArray NDArray::copyto(Device dev) const {
+  if (is_sparse()) return SparseCopyTo(*this, dev);
   NDArray out(shape(), dev, dtype());
   CopyBytes(out.data_ptr(), dev, data_ptr(), device(), nbytes());
   return out;
@@ -307,6 +320,15 @@ void NDArray::copyto(const NDArray& dst) const {
   if (dst.shape() != shape())
     MX_THROW(absl::StatusCode::kInvalidArgument, "copyto: destination shape ",
              dst.shape().ToString(), " differs from source shape ", shape().ToString());
+  if (is_sparse() || dst.is_sparse()) {  // MXNet casts the storage to dst's (CopyFromTo)
+    NDArray v = CastStorage(dst.dtype() == dtype() ? *this : astype(dst.dtype()), dst.stype());
+    if (!dst.is_sparse()) return v.copyto(dst);
+    NDArray moved = v.is_same(*this) ? SparseCopyTo(v, dst.device()) : v.copyto(dst.device());
+    std::vector<NDArray> aux;
+    for (int k = 0; k < moved.num_aux(); ++k) aux.push_back(moved.aux_data(k));
+    SetSparseParts(dst, moved.data(), std::move(aux));
+    return;
+  }
   if (dst.dtype() == dtype()) {
     CopyBytes(dst.data_ptr(), dst.device(), data_ptr(), device(), nbytes());
     return;
@@ -319,6 +341,7 @@ NDArray NDArray::as_in_context(Device dev) const { return dev == device() ? *thi
 
 NDArray NDArray::astype(DType t, bool copy_always) const {
   if (t == dtype()) return copy_always ? copy() : *this;
+  if (is_sparse()) return SparseAsType(*this, t);
   std::vector<char> src(nbytes()), dst(static_cast<size_t>(size()) * DTypeSize(t));
   SyncCopyToCPU(src.data(), src.size());
   ConvertElements(src.data(), dtype(), dst.data(), t, static_cast<size_t>(size()));
@@ -337,6 +360,7 @@ void NDArray::SyncCopyFromCPU(const void* src, size_t bytes) const {
 
 void NDArray::SyncCopyToCPU(void* dst, size_t bytes) const {
   CheckReadable(checked());
+  if (is_sparse()) return CastStorage(*this, StorageType::kDefault).SyncCopyToCPU(dst, bytes);
   if (bytes != nbytes())
     MX_THROW(absl::StatusCode::kInvalidArgument, "SyncCopyToCPU: buffer of ", bytes,
              " bytes for an array of ", nbytes(), " bytes");
@@ -345,6 +369,16 @@ void NDArray::SyncCopyToCPU(void* dst, size_t bytes) const {
 }
 
 void NDArray::Fill(double value) const {
+  if (is_sparse()) {
+    if (value != 0)
+      MX_THROW(absl::StatusCode::kInvalidArgument, "Fill(", value, ") on a ",
+               StorageTypeName(stype()), " array: only 0 keeps it sparse (use tostype first)");
+    NDArray z = sparse_zeros(stype(), shape(), device(), dtype());
+    std::vector<NDArray> aux;
+    for (int k = 0; k < z.num_aux(); ++k) aux.push_back(z.aux_data(k));
+    SetSparseParts(*this, z.data(), std::move(aux));
+    return;
+  }
   size_t n = static_cast<size_t>(size());
   if (n == 0) return;
   size_t es = DTypeSize(dtype());
@@ -455,6 +489,12 @@ std::string NDArray::ToString() const {
   const Shape& s = shape();
   if (is_placeholder())
     return StrCat("<NDArray ", s.ToString(), " @", device().ToString(), ", no data (placeholder)>");
+  if (is_sparse()) {  // MXNet prints the class, shape and context only
+    std::string dims;
+    for (int d = 0; d < s.ndim(); ++d) StrAppend(&dims, d ? "x" : "", s[d]);
+    return StrCat("<", stype() == StorageType::kCSR ? "CSRNDArray" : "RowSparseNDArray", " ",
+                  dims, " @", device().ToString(), ">");
+  }
   std::vector<double> v = ToVector<double>();
   bool is_float = IsFloatingPoint(dtype());
   bool is_bool = dtype() == DType::kBool;

@@ -1,4 +1,5 @@
-// NDArray: a reference-counted, dense, C-contiguous tensor on a device (mxnet.ndarray.NDArray).
+// NDArray: a reference-counted, dense, C-contiguous tensor on a device (mxnet.ndarray.NDArray),
+// or a sparse one (csr, row_sparse; ndarray/sparse.h) whose shape() is the logical dense shape.
 //
 // Copying an NDArray copies the handle, not the data (like MXNet's Python NDArray and
 // torch::Tensor). Views (reshape, slice/at along axis 0, expand_dims, squeeze, detach) share
@@ -27,6 +28,14 @@ enum class GradReq { kNull = 0, kWrite = 1, kAdd = 2 };
 std::string_view GradReqName(GradReq r);
 // Parses "write", "add", "null" (also "inplace" = write). Error: kInvalidArgument.
 absl::StatusOr<GradReq> ParseGradReq(std::string_view s);
+
+// Storage type (MXNet's stype; the values are the stype flags of .params records, docs/formats.md
+// §2.5). Sparse arrays: ndarray/sparse.h.
+enum class StorageType : int32_t { kDefault = 0, kRowSparse = 1, kCSR = 2 };
+std::string_view StorageTypeName(StorageType s);  // "default", "row_sparse", "csr"
+// Parses "default", "row_sparse", "csr". Error: kInvalidArgument listing the valid names.
+absl::StatusOr<StorageType> ParseStorageType(std::string_view s);
+struct SparseAux;  // the stored parts of a sparse array (ndarray/sparse.h)
 
 // Per-array hook state owned by layers above ndarray (autograd's tape entry, the hybridize
 // tracer's symbol). ndarray only stores and copies the pointers.
@@ -63,7 +72,8 @@ class NDArray {
   int64_t size() const { return shape().Size(); }
   size_t nbytes() const { return static_cast<size_t>(size()) * DTypeSize(dtype()); }
 
-  // Raw pointer to the first element (device memory for GPU arrays).
+  // Raw pointer to the first element (device memory for GPU arrays). Throws kFailedPrecondition
+  // for a sparse array (it has no dense buffer: use data()/aux_data() or tostype()).
   void* data_ptr() const;
   // Typed pointer; throws kInvalidArgument if T does not match dtype().
   template <typename T>
@@ -73,6 +83,26 @@ class NDArray {
                ">() on an array of dtype ", DTypeName(dtype()));
     return static_cast<T*>(data_ptr());
   }
+
+  // ---- Sparse storage (MXNet's CSRNDArray / RowSparseNDArray; defined in ndarray/sparse.cc,
+  // constructors csr_matrix / row_sparse_array in ndarray/sparse.h). ----
+  StorageType stype() const;  // kDefault for dense (and none) arrays
+  bool is_sparse() const { return impl_ && impl_->sparse; }
+  // The stored values: csr (nnz,), row_sparse (k, shape[1:]...); a dense array returns itself.
+  NDArray data() const;
+  // csr: column indices (nnz,); row_sparse: stored row indices (k,), ascending. int64.
+  // kInvalidArgument on a dense array.
+  NDArray indices() const;
+  // csr only: row pointers (shape[0] + 1,) int64. kInvalidArgument otherwise.
+  NDArray indptr() const;
+  // Aux arrays in MXNet's order (csr: 0 indptr, 1 indices; row_sparse: 0 indices); 0 for dense.
+  int num_aux() const;
+  NDArray aux_data(int i) const;
+  DType aux_type(int i) const;
+  Shape aux_shape(int i) const;
+  // Same values in storage type `stype` (mx NDArray.tostype; cast_storage): *this if it already
+  // is; csr needs 2-d, row_sparse >= 1-d; zeros are not stored.
+  NDArray tostype(StorageType stype) const;
 
   // ---- Views (no copy). ----
   // MXNet Reshape codes: 0 copy dim, -1 infer, -2 copy rest, -3 merge two, -4 split
@@ -161,6 +191,9 @@ class NDArray {
     std::shared_ptr<ArrayHookState> autograd_entry;
     // Deferred-compute tracer state (hybridize).
     std::shared_ptr<ArrayHookState> trace_entry;
+    // Sparse arrays only (ndarray/sparse.h): the stored parts; `storage` then holds the values'
+    // block (so device() and shares_storage work) and data_ptr() refuses.
+    std::shared_ptr<SparseAux> sparse;
   };
   const std::shared_ptr<Impl>& impl() const { return impl_; }
   explicit NDArray(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}

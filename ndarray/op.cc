@@ -3,14 +3,17 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <shared_mutex>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/string_view.h"
 
 #include "ndarray/grad.h"
+#include "ndarray/sparse.h"
 
 namespace mxnet {
 
@@ -362,6 +365,82 @@ void InferOutputsFromData(const Op& op, const OpAttrs& attrs, std::span<const ND
 }
 
 namespace {
+// ---- Storage types (ndarray/sparse.h). ----
+bool AnySparse(std::span<const NDArray> xs) {
+  for (const NDArray& x : xs)
+    if (x.is_sparse()) return true;
+  return false;
+}
+
+std::string StypeList(std::span<const NDArray> xs) {
+  std::string s = "[";
+  for (size_t i = 0; i < xs.size(); ++i) StrAppend(&s, i ? ", " : "", StorageTypeName(xs[i].stype()));
+  return s + "]";
+}
+
+// MXNet's storage fallback: one stderr line per (op, input storage types), unless
+// MXNET_STORAGE_FALLBACK_LOG_VERBOSE is "0" (MXNet's switch for its warning).
+void LogFallback(const Op& op, std::span<const NDArray> inputs) {
+  static const bool verbose = [] {
+    const char* v = std::getenv("MXNET_STORAGE_FALLBACK_LOG_VERBOSE");
+    return !(v && std::string_view(v) == "0");
+  }();
+  if (!verbose) return;
+  static std::mutex mu;
+  static absl::flat_hash_set<std::string> seen;
+  std::string key = StrCat(op.name, " ", StypeList(inputs));
+  {
+    std::lock_guard l(mu);
+    if (!seen.insert(key).second) return;
+  }
+  std::fprintf(stderr,
+               "mxnet: storage fallback: operator %s has no kernel for input storage types %s; "
+               "the sparse inputs are densified and the outputs are dense (shown once; "
+               "MXNET_STORAGE_FALLBACK_LOG_VERBOSE=0 hides this)\n",
+               op.name.c_str(), StypeList(inputs).c_str());
+}
+
+// The fallback's dense inputs. A sparse input the op would update in place cannot fall back
+// (the update would land in a temporary): kUnimplemented.
+std::vector<NDArray> DensifyInputs(const Op& op, const OpAttrs& attrs,
+                                   std::span<const NDArray> inputs) {
+  LogFallback(op, inputs);
+  std::vector<NDArray> dense(inputs.begin(), inputs.end());
+  for (size_t i = 0; i < dense.size(); ++i) {
+    if (!dense[i].is_sparse()) continue;
+    if (op.IsMutableInput(static_cast<int>(i)))
+      MX_THROW(absl::StatusCode::kUnimplemented, op.name, ": input ", i, " (",
+               op.InputNames(attrs)[i], ") is ", StorageTypeName(dense[i].stype()),
+               " and updated in place, which needs a sparse kernel this op does not have");
+    dense[i] = CastStorage(dense[i], StorageType::kDefault);
+  }
+  return dense;
+}
+
+// Runs the op's storage kernel when it takes these input storage types; nullopt otherwise.
+std::optional<NDArrayVec> TryStorageKernel(const Op& op, const OpAttrs& attrs,
+                                           std::span<const NDArray> inputs, Device dev,
+                                           const DispatchState& st) {
+  if (!op.infer_storage_type || dev.type != DeviceType::kCPU) return std::nullopt;
+  absl::InlinedVector<StorageType, 4> in_st, out_st(op.NumOutputs(attrs), StorageType::kDefault);
+  for (const NDArray& x : inputs) in_st.push_back(x.stype());
+  if (!op.infer_storage_type(attrs, in_st, std::span<StorageType>(out_st)))
+    return std::nullopt;
+  ShapeVec out_s;
+  DTypeVec out_t;
+  InferOutputsFromData(op, attrs, inputs, &out_s, &out_t);
+  NDArrayVec outs;
+  for (size_t i = 0; i < out_s.size(); ++i) {
+    if (out_st[i] == StorageType::kDefault)
+      outs.emplace_back(out_s[i], dev, static_cast<DType>(out_t[i]));
+    else
+      outs.push_back(EmptySparse(out_st[i], out_s[i], dev, static_cast<DType>(out_t[i])));
+  }
+  OpContext ctx{st.is_training, st.is_recording, dev};
+  op.storage_kernel(ctx, attrs, inputs, outs);
+  return outs;
+}
+
 // Shape-only dispatch (DispatchState::infer_only).
 NDArrayVec InvokeInferOnly(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inputs,
                            ShapeVec& in_s, DTypeVec& in_t, Device dev, DispatchState& st) {
@@ -405,10 +484,23 @@ NDArrayVec Invoke(const Op& op, const OpAttrs& attrs, std::span<const NDArray> i
     if (inputs[i].is_placeholder())
       MX_THROW(absl::StatusCode::kFailedPrecondition, op.name, ": input ", i, " (",
                op.InputNames(attrs)[i], ") has no data yet (an uninitialized parameter?)");
+  // Storage types: the op's storage kernel, else MXNet's fallback to dense.
+  std::vector<NDArray> dense_inputs;
+  std::span<const NDArray> run_inputs = inputs;
+  if (op.infer_storage_type || AnySparse(inputs)) {
+    if (std::optional<NDArrayVec> outs = TryStorageKernel(op, attrs, inputs, dev, st)) {
+      Notify(op, attrs, inputs, *outs, st);
+      return *std::move(outs);
+    }
+    if (AnySparse(inputs)) {
+      dense_inputs = DensifyInputs(op, attrs, inputs);
+      run_inputs = dense_inputs;
+    }
+  }
   ShapeVec out_s;
   DTypeVec out_t;
   if (op.infer_shape_from_data)
-    InferOutputsFromData(op, attrs, inputs, &out_s, &out_t);
+    InferOutputsFromData(op, attrs, run_inputs, &out_s, &out_t);
   else
     InferOutputs(op, attrs, &in_s, &in_t, &out_s, &out_t);
   NDArrayVec outs;
@@ -419,7 +511,7 @@ NDArrayVec Invoke(const Op& op, const OpAttrs& attrs, std::span<const NDArray> i
     outs.emplace_back(out_s[i], dev, static_cast<DType>(out_t[i]));
   }
   OpContext ctx{st.is_training, st.is_recording, dev};
-  op.SelectKernel(dev.type, attrs, inputs)(ctx, attrs, inputs, outs);
+  op.SelectKernel(dev.type, attrs, run_inputs)(ctx, attrs, run_inputs, outs);
   Notify(op, attrs, inputs, outs, st);
   return outs;
 }
@@ -459,6 +551,25 @@ void InvokeInto(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inp
   }
   Device dev = outputs.empty() ? cpu() : outputs[0].device();
   OpContext ctx{st.is_training, st.is_recording, dev};
+  if (AnySparse(inputs) || AnySparse(outputs)) {
+    // Storage types: the op's storage kernel into fresh outputs copied over (MXNet's CopyFromTo
+    // casts storage), else the fallback: dense inputs, dense temporaries for sparse outputs.
+    if (std::optional<NDArrayVec> r = TryStorageKernel(op, attrs, inputs, dev, st)) {
+      for (size_t i = 0; i < outputs.size(); ++i) (*r)[i].copyto(outputs[i]);
+    } else {
+      std::vector<NDArray> dense_in = AnySparse(inputs)
+                                          ? DensifyInputs(op, attrs, inputs)
+                                          : std::vector<NDArray>(inputs.begin(), inputs.end());
+      std::vector<NDArray> dense_out(outputs.begin(), outputs.end());
+      for (NDArray& o : dense_out)
+        if (o.is_sparse()) o = NDArray(o.shape(), dev, o.dtype());
+      op.SelectKernel(dev.type, attrs, dense_in)(ctx, attrs, dense_in, dense_out);
+      for (size_t i = 0; i < outputs.size(); ++i)
+        if (outputs[i].is_sparse()) dense_out[i].copyto(outputs[i]);
+    }
+    Notify(op, attrs, inputs, outputs, st);
+    return;
+  }
   op.SelectKernel(dev.type, attrs, inputs)(ctx, attrs, inputs, outputs);
   Notify(op, attrs, inputs, outputs, st);
 }

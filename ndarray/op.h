@@ -105,6 +105,12 @@ using FInferType = std::function<void(const OpAttrs& attrs, DTypeVec* in, DTypeV
 // the symbolic executor; the op's static FInferShape leaves such outputs unknown (no error).
 using FInferShapeFromData =
     std::function<void(const OpAttrs& attrs, std::span<const NDArray> inputs, ShapeVec* out)>;
+// Storage-type dispatch (MXNet's FInferStorageType + FComputeEx; ndarray/sparse.h): from the
+// input storage types, sets the output ones (all kDefault on entry) and returns true when the op's
+// storage kernel takes the call. false: Invoke falls back like MXNet, densifying sparse inputs
+// (logged once per op and input types) and running the dense kernel.
+using FInferStorageType = std::function<bool(const OpAttrs& attrs, std::span<const StorageType> in,
+                                             std::span<StorageType> out)>;
 // Gradient as a composition of registered ops: one entry per input (an invalid GradValue where
 // there is none, e.g. integer indices or aux states).
 using FGradient = std::function<std::vector<GradValue>(
@@ -189,6 +195,13 @@ class Op {
     is_random = true;
     return *this;
   }
+  // A CPU kernel for sparse inputs/outputs (see FInferStorageType). Its sparse outputs come
+  // without stored parts; the kernel sets them (SetSparseParts, ndarray/sparse.h).
+  Op& set_storage_kernel(FInferStorageType infer, FCompute kernel) {
+    infer_storage_type = std::move(infer);
+    storage_kernel = std::move(kernel);
+    return *this;
+  }
   // Output shapes depend on input values (see FInferShapeFromData).
   Op& set_dynamic_output_shape(FInferShapeFromData f) {
     infer_shape_from_data = std::move(f);
@@ -232,6 +245,8 @@ class Op {
   FInferShape infer_shape;
   FInferType infer_type;                      // default: all inputs and outputs share one dtype
   FInferShapeFromData infer_shape_from_data;  // set only for data-dependent output shapes
+  FInferStorageType infer_storage_type;  // set only for ops with a sparse kernel
+  FCompute storage_kernel;
   FGradient gradient;
   bool grad_uses_inputs = true, grad_uses_outputs = true;
   bool non_differentiable = false;

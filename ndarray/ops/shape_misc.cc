@@ -3,11 +3,10 @@
 //   khatri_rao (contrib/krprod.cc)                    column-wise Khatri-Rao product
 //   fill_element_0index (src/ndarray/ndarray.cc)      lhs with lhs[i, rhs[i]] = mhs[i]
 //   amp_cast, amp_multicast (tensor/amp_cast.h)       AMP's float32/float16/bfloat16 casts
-//   cast_storage (tensor/cast_storage-inl.h)          storage cast: only stype='default'
+//   cast_storage (tensor/cast_storage-inl.h)          storage cast: default, csr, row_sparse
 // plus two gradient helpers that are not MXNet ops: _diag_grad and _amp_cast_grad.
 //
 // Deliberate differences from MXNet:
-//  - cast_storage: 'csr' and 'row_sparse' throw kUnimplemented (no sparse storage here);
 //  - fill_element_0index rejects indices outside [0, columns) (MXNet writes outside the row)
 //    and accepts every floating dtype (MXNet only float32).
 #include <cstring>
@@ -15,6 +14,7 @@
 #include "ndarray/grad.h"
 #include "ndarray/ops/shape_misc_api.h"
 #include "ndarray/ops/shape_util.h"
+#include "ndarray/sparse.h"
 
 namespace mxnet::ops {
 namespace {
@@ -373,24 +373,28 @@ MX_REGISTER_OP(amp_multicast)
         true, false);
 
 // ---- cast_storage ----
-// Only dense ('default') storage exists in this library: 'csr' and 'row_sparse' (valid MXNet
-// values, so JSON naming them parses) fail with kUnimplemented when the op is used.
+// Any storage type to any other (ndarray/sparse.h: CastStorage). Dense to dense is the reference
+// kernel (a copy); everything else runs the storage kernel. csr needs a 2-d array, row_sparse at
+// least 1-d (kInvalidArgument from shape inference, as MXNet's check).
+StorageType CastTarget(const OpAttrs& a) {
+  return ValueOrThrow(ParseStorageType(a.get<CastStorageParam>().stype));
+}
+
 MX_REGISTER_OP(cast_storage)
     .describe(
-        "Storage cast. Only stype='default' (dense) is supported and returns a copy; 'csr' and "
-        "'row_sparse' raise kUnimplemented (no sparse storage here).")
+        "Casts the storage type: 'default' (dense), 'csr' (2-d) or 'row_sparse'. Zeros are not "
+        "stored; the values do not change.")
     .add_alias("_sparse_cast_storage")
     .set_params<CastStorageParam>()
     .set_input_names(std::vector<std::string>{"data"})
     .set_infer_shape([](const OpAttrs& a, ShapeVec* in, ShapeVec* out) {
-      const std::string& st = a.get<CastStorageParam>().stype;
-      if (st != "default" && st != "csr" && st != "row_sparse")
-        Fail(a, "stype must be one of 'csr', 'default', 'row_sparse', got '", st, "'");
-      if (st != "default")
-        MX_THROW(absl::StatusCode::kUnimplemented, "cast_storage: stype='", st,
-                 "' is not supported: sparse storage (csr, row_sparse) is not implemented, only "
-                 "stype='default' (dense)");
+      StorageType st = CastTarget(a);
       ElemwiseShape(a, in, out);
+      const Shape& s = (*out)[0];
+      if (s.ndim_known() && st == StorageType::kCSR && s.ndim() != 2)
+        Fail(a, "stype='csr' needs a 2-d input, got shape ", s.ToString());
+      if (s.ndim_known() && st == StorageType::kRowSparse && s.ndim() < 1)
+        Fail(a, "stype='row_sparse' needs an input of at least 1 dim, got a 0-d one");
     })
     .add_inplace(0, 0)
     .set_kernel({DeviceType::kCPU, Backend::kReference},
@@ -398,6 +402,17 @@ MX_REGISTER_OP(cast_storage)
                    std::span<const NDArray> out) {
                   std::memcpy(out[0].data_ptr(), in[0].data_ptr(), in[0].nbytes());
                 })
+    .set_storage_kernel(
+        [](const OpAttrs& a, std::span<const StorageType> in, std::span<StorageType> out) {
+          out[0] = CastTarget(a);
+          return in[0] != StorageType::kDefault || out[0] != StorageType::kDefault;
+        },
+        [](const OpContext&, const OpAttrs& a, std::span<const NDArray> in,
+           std::span<const NDArray> out) {
+          NDArray r = CastStorage(in[0], CastTarget(a));
+          if (r.is_same(in[0])) r = r.copy();  // same stype: a copy, like the dense kernel
+          r.copyto(out[0]);
+        })
     .set_gradient([](GradBuilder&, const OpAttrs&, std::span<const GradValue>,
                      std::span<const GradValue>,
                      std::span<const GradValue> og) { return std::vector<GradValue>{og[0]}; },

@@ -67,7 +67,7 @@ struct AMPMultiCastParam {
   }
 };
 
-// cast_storage: MXNet's choices are parsed; only "default" (dense) storage exists here.
+// cast_storage: the output storage type (ndarray/sparse.h).
 struct CastStorageParam {
   std::string stype = "default";  // required
   template <class D>

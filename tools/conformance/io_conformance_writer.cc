@@ -4,11 +4,12 @@
 //   io_conformance_writer OUT_DIR MX_REF_DIR [PARAMS_FILE]
 //
 // OUT_DIR/resaved/<name>: every MXNet reference file of MX_REF_DIR (ndarray/testdata/mx) loaded
-//   and saved again by us with the same record version (checked against MX_REF_DIR/manifest.json;
-//   sparse files are skipped: we densify them).
+//   (sparse records kept sparse: LoadOptions::keep_sparse) and saved again by us with the same
+//   record version (checked against MX_REF_DIR/manifest.json and MXNet's bytes).
 // OUT_DIR/fresh/<name> + <name>.json: files made from scratch (every dtype MXNet 1.9.1 supports,
-//   edge values, unsorted and non-ASCII names, zero-size and 0-d arrays), V2 and V3, with a
-//   single-entry manifest each (check_read_ours.py format).
+//   edge values, unsorted and non-ASCII names, zero-size and 0-d arrays; csr and row_sparse arrays
+//   in ours_sparse_v2.params), V2 and V3, with a single-entry manifest each (check_read_ours.py
+//   format).
 // OUT_DIR/numpy/<name> + <name>.json: .npy/.npz files (numpy dtypes only) for check_npy_ours.py.
 // OUT_DIR/params/<basename>: PARAMS_FILE (e.g. the real cifar_resnet20_v1-0000.params) resaved.
 #include <cstdio>
@@ -19,6 +20,7 @@
 
 #include "base/strings.h"
 #include "ndarray/io.h"
+#include "ndarray/sparse.h"
 
 namespace {
 
@@ -47,6 +49,12 @@ json Describe(const NDArray& a) {
     std::vector<uint16_t> bits(static_cast<size_t>(a.size()));
     a.SyncCopyToCPU(bits.data(), a.nbytes());
     e["bits"] = bits;
+  }
+  if (a.is_sparse()) {  // the stored parts MXNet must read back
+    e["stype"] = std::string(mxnet::StorageTypeName(a.stype()));
+    e["data"] = Describe(a.data())["values"];
+    e["indices"] = a.indices().ToVector<int64_t>();
+    if (a.stype() == mxnet::StorageType::kCSR) e["indptr"] = a.indptr().ToVector<int64_t>();
   }
   return e;
 }
@@ -91,9 +99,10 @@ int main(int argc, char** argv) {
 
   // 1. MXNet's own files, loaded and saved again.
   json man = json::parse(std::ifstream(ref / "manifest.json"));
+  nd::LoadOptions keep;
+  keep.keep_sparse = true;
   for (const auto& [name, want] : man["files"].items()) {
-    if (name == "sparse_v2.nd") continue;
-    auto f = nd::load((ref / name).string());
+    auto f = nd::load((ref / name).string(), keep);
     if (!f.ok()) return Fail(f.status());
     nd::SaveOptions o;
     o.version = want["record_version"] == "V3" ? nd::RecordVersion::kV3 : nd::RecordVersion::kV2;
@@ -162,6 +171,27 @@ int main(int argc, char** argv) {
   items3.push_back({"scalar_i64", Make<int64_t>({-7}, Shape(), DType::kInt64)});
   if (!(s = write("ours_dict_v3.params", items3, true, v3)).ok()) return Fail(s);
   if (!(s = write("ours_list_v3.nd", items3, false, v3)).ok()) return Fail(s);
+  // Sparse (V2 only): from parts, from dense by cast_storage, all-zero, other dtypes, 3-d.
+  using mxnet::StorageType;
+  auto i64 = [](std::vector<int64_t> v) {
+    return Make<int64_t>(v, Shape{static_cast<int64_t>(v.size())}, DType::kInt64);
+  };
+  std::vector<std::pair<std::string, NDArray>> sparse = {
+      {"csr", mxnet::csr_matrix(Make<float>({1.5f, -0.0f, 3.0f, 1e-45f}, Shape{4}, DType::kFloat32),
+                                i64({4, 0, 2, 3}), i64({0, 1, 1, 4}), Shape{3, 5})},
+      {"rsp", mxnet::row_sparse_array(Make<double>({1, 2, 3, 4, 5, 6}, Shape{2, 3}, DType::kFloat64),
+                                      i64({0, 6}), Shape{7, 3})},
+      {"cast_csr", Make<int64_t>({0, 9, 0, -8, 0, 0}, Shape{2, 3}, DType::kInt32)
+                       .tostype(StorageType::kCSR)},
+      {"cast_rsp3", Make<float>({0, 0, 0, 0, 0.25f, 0, 0, 0}, Shape{4, 1, 2}, DType::kFloat32)
+                        .tostype(StorageType::kRowSparse)},
+      {"zero_csr", mxnet::sparse_zeros(StorageType::kCSR, Shape{3, 2})},
+      {"zero_rsp", mxnet::sparse_zeros(StorageType::kRowSparse, Shape{2, 4}, mxnet::cpu(),
+                                       DType::kFloat16)},
+      {"dense", Make<float>({1, 2}, Shape{2}, DType::kFloat32)},
+  };
+  if (!(s = write("ours_sparse_v2.params", sparse, true, v2)).ok()) return Fail(s);
+  if (!(s = write("ours_sparse_list_v2.nd", sparse, false, v2)).ok()) return Fail(s);
 
   // 3. NumPy formats (numpy has no bfloat16: leave it out).
   std::vector<std::pair<std::string, NDArray>> np_items;
