@@ -13,7 +13,8 @@
 // (1, 3, S, S)), batch_size (128), samples (1024 synthetic Fashion-MNIST-shaped samples, random),
 // workers (0: batches load on the training thread, so live bytes are exact; N > 0 adds 2N
 // batches in flight, allowed as slack), threads (1: intra-op threads), warmup (0.1: fraction of
-// each phase's steps), rss_tolerance (0.01), rows (20: curve rows per phase).
+// each phase's steps), rss_tolerance (0.01), rows (20: curve rows per phase), progress (0; 1:
+// also print each row to stderr as it is recorded).
 // tools/stress/soak.sh runs the full size; //tools/stress:soak_test a short one.
 //
 // LeNet's step is `mxnet train`'s: hybridized with static_alloc/static_shape, Adam 0.003 with a
@@ -48,7 +49,7 @@ struct Flags {
   std::map<std::string, double> v = {
       {"lenet_steps", 10000}, {"resnet_calls", 100000}, {"image", 32},   {"batch_size", 128},
       {"samples", 1024},      {"workers", 0},           {"threads", 1},  {"warmup", 0.1},
-      {"rss_tolerance", 0.01}, {"rows", 20}};
+      {"rss_tolerance", 0.01}, {"rows", 20},          {"progress", 0}};
   int64_t Int(const char* n) const { return static_cast<int64_t>(v.at(n)); }
 };
 
@@ -59,7 +60,8 @@ double Since(std::chrono::steady_clock::time_point t0) {
 PhaseOptions Options(const Flags& f) {
   return {.warmup_fraction = f.v.at("warmup"),
           .rss_tolerance = f.v.at("rss_tolerance"),
-          .rows = f.Int("rows")};
+          .rows = f.Int("rows"),
+          .progress = f.Int("progress") ? stderr : nullptr};
 }
 
 // Phase 1: `steps` training steps of mxnet train's LeNet. Returns the failures.

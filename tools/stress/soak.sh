@@ -11,6 +11,6 @@ bin="$(./bazelw info -c opt bazel-bin 2>/dev/null)/tools/stress/soak"
 echo "soak.sh: $(date -u '+%Y-%m-%d %H:%M UTC'), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 start=$(date +%s)
 status=0
-"$bin" --lenet_steps=10000 --resnet_calls=100000 --image=32 "$@" || status=$?
+"$bin" --lenet_steps=10000 --resnet_calls=100000 --image=32 --progress=1 "$@" || status=$?
 echo "soak.sh: $(( $(date +%s) - start )) s, load average now $(cut -d' ' -f1-3 /proc/loadavg)"
 exit $status

@@ -62,8 +62,13 @@ PhaseMonitor::PhaseMonitor(std::string name, int64_t steps, PhaseOptions options
 
 void PhaseMonitor::Record(int64_t step, const MemoryReading& r) {
   last_step_ = step;
-  if (step % every_ == 0 || step == warmup_ || step == steps_ || step == 1)
+  if (step % every_ == 0 || step == warmup_ || step == steps_ || step == 1) {
     if (rows_.size() < rows_.capacity()) rows_.emplace_back(step, r);
+    if (opt_.progress) {
+      PrintRow(opt_.progress, step, r);
+      std::fflush(opt_.progress);
+    }
+  }
   auto raise = [](MemoryReading& m, const MemoryReading& v) {
     m.rss = std::max(m.rss, v.rss);
     m.in_use = std::max(m.in_use, v.in_use);
@@ -89,11 +94,14 @@ void PhaseMonitor::PrintCurve(std::FILE* out) const {
   std::fprintf(out, "%-8s %9s %9s %10s %10s %11s %10s %9s %9s\n", name_.c_str(), "step",
                "RSS MiB", "in use MiB", "cached MiB", "scratch MiB", "primitives", "constants",
                "seconds");
-  for (const auto& [step, r] : rows_)
-    std::fprintf(out, "%-8s %9lld %9.2f %10.3f %10.3f %11.3f %10zu %9zu %9.1f%s\n", name_.c_str(),
-                 static_cast<long long>(step), MiB(r.rss), MiB(r.in_use), MiB(r.cached),
-                 MiB(r.scratch), r.primitives, r.constants, r.seconds,
-                 step == warmup_ ? "  <- end of warm-up (baseline)" : "");
+  for (const auto& [step, r] : rows_) PrintRow(out, step, r);
+}
+
+void PhaseMonitor::PrintRow(std::FILE* out, int64_t step, const MemoryReading& r) const {
+  std::fprintf(out, "%-8s %9lld %9.2f %10.3f %10.3f %11.3f %10zu %9zu %9.1f%s\n", name_.c_str(),
+               static_cast<long long>(step), MiB(r.rss), MiB(r.in_use), MiB(r.cached),
+               MiB(r.scratch), r.primitives, r.constants, r.seconds,
+               step == warmup_ ? "  <- end of warm-up (baseline)" : "");
 }
 
 std::string PhaseMonitor::Summary() const {

@@ -43,6 +43,8 @@ struct PhaseOptions {
   size_t in_use_slack = 0;
   // Curve rows printed (evenly spaced steps, plus the baseline and the last step).
   int64_t rows = 20;
+  // When set, each curve row is also printed here as it is recorded (a long run shows progress).
+  std::FILE* progress = nullptr;
 };
 
 class PhaseMonitor {
@@ -53,6 +55,8 @@ class PhaseMonitor {
   void Record(int64_t step, const MemoryReading& r);
   // "step  RSS MiB  in use MiB  cached MiB  scratch MiB  primitives  constants  seconds" rows.
   void PrintCurve(std::FILE* out) const;
+  // One row (as PrintCurve prints it).
+  void PrintRow(std::FILE* out, int64_t step, const MemoryReading& r) const;
   // One line: baseline, RSS min/max after warm-up and the drift in percent, in-use range, caches.
   std::string Summary() const;
   // Empty when the phase passed; else one message per violated rule (naming the phase, the
