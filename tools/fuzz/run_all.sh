@@ -9,6 +9,8 @@
 # A timeout that does not reproduce (-timeout=1, two tries) when the input is replayed alone
 # (this machine is shared: libFuzzer's timeout is wall time) is logged as spurious and the run
 # resumes.
+# MXNET_FUZZ_RUNS=N: also stop a target after N executions (libFuzzer's -runs; whichever of
+# SECONDS and N comes first), e.g. MXNET_FUZZ_RUNS=1000000 for the 10^6-execution long runs.
 # Prints a summary: executions, exec/s, cov (edges), ft (features), corpus size, findings.
 # Exit status: 1 if any target had a (reproducible) finding.
 set -uo pipefail
@@ -96,9 +98,14 @@ for t in "${targets[@]}"; do
   while :; do
     left=$((SECONDS_EACH - ($(date +%s) - start)))
     ((left > 0)) || break
+    runs=()
+    if [ -n "${MXNET_FUZZ_RUNS:-}" ]; then
+      ((execs < MXNET_FUZZ_RUNS)) || break
+      runs=(-runs=$((MXNET_FUZZ_RUNS - execs)))
+    fi
     before="$(ls "$d/artifacts" | sort)"
     ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 \
-      "${BIN[$t]}" "${flags[@]}" -max_total_time="$left" "$d/corpus" "$d/seeds" >>"$log" 2>&1
+      "${BIN[$t]}" "${flags[@]}" -max_total_time="$left" "${runs[@]}" "$d/corpus" "$d/seeds" >>"$log" 2>&1
     rc=$?
     e=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | awk '{print $2}')
     execs=$((execs + ${e:-0}))

@@ -32,6 +32,7 @@
 #include "ndarray/nd.h"
 #include "ndarray/random.h"
 #include "tools/mxnet/cli.h"
+#include "tools/mxnet/lenet.h"
 
 ABSL_FLAG(int64_t, epochs, 5, "passes over the training set");
 ABSL_FLAG(std::string, optimizer, "adam", "adam, sgd, nag, rmsprop, ... (MXNet's optimizer names)");
@@ -70,32 +71,6 @@ namespace tf = gluon::data::vision::transforms;
 
 const char* kClasses[] = {"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
                           "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
-
-// The default net: LeNet-5's layout (LeCun et al. 1998: 5x5 convolution with padding 2 on
-// 28x28, pool, 5x5 convolution, pool, two dense layers) with ReLU, max pooling and wider layers:
-//   conv 5x5 16 pad 2 + relu (28x28) -> max pool 2 -> conv 5x5 32 + relu (10x10) -> max pool 2
-//   -> dense 128 + relu -> dense 10.
-// Chosen by time to 90% test accuracy on the real Fashion-MNIST, batch 128, Adam with a cosine
-// schedule (test accuracy at the end of a run; seeds 42, 1, 2):
-//   net (multiply-adds per image)                  3-epoch run    5-epoch run (Adam 0.003)
-//   this net (1.7M)                                90.7, 90.7     91.4, 91.2
-//   the same without padding (1.1M)                89.9 *         91.0, 90.7, 90.6
-//   conv 3x3 32, conv 3x3 64: the previous (2.6M)  90.1 *         (4 epochs: 90.8 *)
-//   the previous with padding 1 (4.2M)             91.4 *
-//   * Adam 0.002. The previous net and defaults (constant Adam 0.001): 89.6% after 3 epochs,
-//   89.9% after 4. On 2 idle cores this net trains at ~10,500 samples/s (the previous one at
-//   ~5,500), so the default 5 epochs with validation take ~30 s.
-std::shared_ptr<nn::HybridSequential> LeNet() {
-  auto net = std::make_shared<nn::HybridSequential>();
-  net->add({std::make_shared<nn::Conv2D>(16, Shape{5, 5},
-                                         nn::ConvOptions{.padding = {2, 2}, .activation = "relu"}),
-            std::make_shared<nn::MaxPool2D>(),
-            std::make_shared<nn::Conv2D>(32, Shape{5, 5}, nn::ConvOptions{.activation = "relu"}),
-            std::make_shared<nn::MaxPool2D>(), std::make_shared<nn::Flatten>(),
-            std::make_shared<nn::Dense>(128, nn::DenseOptions{.activation = "relu"}),
-            std::make_shared<nn::Dense>(10)});
-  return net;
-}
 
 // CIFAR-style ResNet-20 v1 (He et al. 2016, 3 stages of 3 basic blocks) for 28x28x1 inputs.
 class BasicBlock : public gluon::HybridBlock {
