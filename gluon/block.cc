@@ -122,8 +122,9 @@ NDArrayVec Block::operator()(const NDArrayVec& inputs) {
   bool infer_pass = st.infer_only && !st.tracer;
   if (!infer_pass) {
     for (auto& [_, h] : pre_hooks_) h(*this, inputs);
-    // Deferred initialization completes at the first real forward of the outermost block.
-    if (!st.tracer) {
+    // Deferred initialization completes at the first real forward of the outermost block. (No
+    // parameter anywhere waiting for it, the common case after the first call: no scan.)
+    if (!st.tracer && Parameter::num_deferred_inits() > 0) {
       bool deferred = false;
       for (const auto& [_, p] : collect_params()) deferred |= p->has_deferred_init();
       if (deferred) InferParameterShapes(inputs);

@@ -93,6 +93,32 @@ TEST(Block, DeferredInitializationCompletesAtFirstForward) {
   EXPECT_EQ(y.ToVector<float>(), (std::vector<float>{-2, -4, -6}));
 }
 
+// The process-wide count of postponed initializations (what lets a forward skip the scan for
+// them): up at initialize() with unknown shapes, down when they finish or the parameter dies; a
+// second net initialized after the first one's forward still completes at its first call.
+TEST(Block, DeferredInitializationCountFollowsParameters) {
+  const int64_t before = Parameter::num_deferred_inits();
+  NDArray x = NDArray::FromVector(std::vector<float>{1, 2, 3}, Shape{3});
+  {
+    Net a;
+    a.initialize(init::Constant(2));
+    const int64_t pending = Parameter::num_deferred_inits() - before;
+    EXPECT_EQ(pending, static_cast<int64_t>(a.collect_params().size()));
+    a(x);
+    EXPECT_EQ(Parameter::num_deferred_inits(), before);
+    Net b;
+    b.initialize(init::Constant(2));
+    EXPECT_EQ(Parameter::num_deferred_inits() - before, pending);
+    a(x);  // a has nothing pending; b's count stays
+    EXPECT_EQ(Parameter::num_deferred_inits() - before, pending);
+    EXPECT_EQ(b(x).ToVector<float>(), (std::vector<float>{-2, -4, -6}));
+    EXPECT_EQ(Parameter::num_deferred_inits(), before);
+    Net c;
+    c.initialize(init::Constant(2));
+  }  // c dies with its initializations still pending
+  EXPECT_EQ(Parameter::num_deferred_inits(), before);
+}
+
 TEST(Block, UninitializedParameterIsAClearError) {
   Mul m;
   NDArray x(Shape{2});

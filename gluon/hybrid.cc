@@ -68,10 +68,17 @@ std::recursive_mutex& TraceMutex() {
   return *mu;
 }
 
+// What a trace depends on: per input the rank, dtype and device, as raw bytes (built every
+// call, so no formatting; one input fits std::string's inline buffer).
 std::string SignatureKey(const NDArrayVec& in) {
   std::string k;
-  for (const auto& a : in)
-    StrAppend(&k, a.ndim(), ":", DTypeFlag(a.dtype()), ":", a.device().ToString(), ";");
+  k.reserve(in.size() * 4 * sizeof(int16_t));
+  for (const auto& a : in) {
+    const int16_t v[4] = {static_cast<int16_t>(a.ndim()), static_cast<int16_t>(a.dtype()),
+                          static_cast<int16_t>(a.device().type),
+                          static_cast<int16_t>(a.device().id)};
+    k.append(reinterpret_cast<const char*>(v), sizeof v);
+  }
   return k;
 }
 

@@ -1,5 +1,6 @@
 #include "gluon/parameter.h"
 
+#include <atomic>
 #include <iostream>
 
 #include "base/strings.h"
@@ -54,6 +55,20 @@ void Parameter::AllocateGrads() {
   }
 }
 
+namespace {
+std::atomic<int64_t> g_deferred_inits{0};
+}  // namespace
+
+Parameter::~Parameter() { SetDeferred(std::nullopt); }
+
+int64_t Parameter::num_deferred_inits() { return g_deferred_inits.load(std::memory_order_acquire); }
+
+void Parameter::SetDeferred(std::optional<Deferred> d) {
+  const int64_t delta = int64_t{d.has_value()} - int64_t{deferred_.has_value()};
+  deferred_ = std::move(d);
+  if (delta != 0) g_deferred_inits.fetch_add(delta, std::memory_order_acq_rel);
+}
+
 void Parameter::initialize(InitializerPtr init, std::vector<Device> devices,
                            InitializerPtr default_init, bool force_reinit) {
   if (devices.empty()) devices = {cpu()};
@@ -63,10 +78,10 @@ void Parameter::initialize(InitializerPtr init, std::vector<Device> devices,
       MX_THROW(absl::StatusCode::kFailedPrecondition, "Parameter '", name_,
                "': cannot initialize with unknown shape ", shape_.ToString(),
                " and allow_deferred_init=false");
-    deferred_ = Deferred{std::move(init), std::move(default_init), std::move(devices)};
+    SetDeferred(Deferred{std::move(init), std::move(default_init), std::move(devices)});
     return;
   }
-  deferred_.reset();
+  SetDeferred(std::nullopt);
   NDArray host(shape_, cpu(), dtype_);
   if (init_)
     init_->InitWeight(name_, host);  // the parameter's own initializer
@@ -93,7 +108,7 @@ void Parameter::finish_deferred_init() {
              "': deferred initialization cannot complete, the shape ", shape_.ToString(),
              " is still unknown after shape inference");
   Deferred d = *deferred_;
-  deferred_.reset();
+  SetDeferred(std::nullopt);
   initialize(d.init, d.devices, d.default_init, true);
 }
 
@@ -147,7 +162,7 @@ void Parameter::set_data(const NDArray& value) {
   set_shape(value.shape());
   if (!is_initialized()) {
     std::vector<Device> devices = deferred_ ? deferred_->devices : std::vector<Device>{cpu()};
-    deferred_.reset();
+    SetDeferred(std::nullopt);
     data_.clear();
     for (const Device& d : devices) data_.push_back(value.astype(dtype_).copyto(d));
     AllocateGrads();

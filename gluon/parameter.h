@@ -2,6 +2,7 @@
 // its gradient buffers, and deferred initialization for shapes known only at the first forward.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -28,7 +29,7 @@ class Parameter {
  public:
   // `name` is the leaf name ("weight"); Blocks give it a structured name ("dense0.weight").
   explicit Parameter(std::string name, ParameterOptions options = {});
-  virtual ~Parameter() = default;
+  virtual ~Parameter();
 
   const std::string& name() const { return name_; }
   const Shape& shape() const { return shape_; }
@@ -55,6 +56,9 @@ class Parameter {
                   InitializerPtr default_init = nullptr, bool force_reinit = false);
   bool is_initialized() const { return !data_.empty(); }
   bool has_deferred_init() const { return deferred_.has_value(); }
+  // How many live parameters in the process have a postponed initialize() (0: no block needs to
+  // look for deferred initialization before a forward).
+  static int64_t num_deferred_inits();
   // Completes a postponed initialize() once the shape is fully known.
   void finish_deferred_init();
 
@@ -95,7 +99,9 @@ class Parameter {
     InitializerPtr init, default_init;
     std::vector<Device> devices;
   };
+  // Set and cleared only through SetDeferred (it keeps num_deferred_inits() in step).
   std::optional<Deferred> deferred_;
+  void SetDeferred(std::optional<Deferred> d);
   // Stand-in returned by data() during a shape-only pass before initialization; the ops write
   // the inferred shape into it.
   mutable NDArray placeholder_;

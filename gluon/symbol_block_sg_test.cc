@@ -22,17 +22,18 @@ float MaxDiff(const NDArray& a, const NDArray& b) {
   EXPECT_EQ(a.shape(), b.shape());
   std::vector<float> x = a.ToVector<float>(), y = b.ToVector<float>();
   float worst = 0;
-  for (size_t i = 0; i < x.size() && i < y.size(); ++i) worst = std::max(worst, std::abs(x[i] - y[i]));
+  for (size_t i = 0; i < x.size() && i < y.size(); ++i)
+    worst = std::max(worst, std::abs(x[i] - y[i]));
   return worst;
 }
 
 // {export, bound on |ours - MXNet| of the output}: float exports are float32 rounding apart; the
 // int8 ones differ by oneDNN's per-channel weight rounding (see symbol/sg_ops_test.cc).
 TEST(SymbolBlockSg, ImportsRunLikeMxnetPredict) {
-  for (auto [name, bound] : {std::pair{"conv_bn_relu", 1e-5f}, std::pair{"conv_add_relu", 1e-5f},
-                             std::pair{"fc_relu", 1e-5f}, std::pair{"selfatt", 1e-5f},
-                             std::pair{"quantized_conv_bn_relu", 0.02f},
-                             std::pair{"quantized_conv_add_relu", 0.04f}}) {
+  for (auto [name, bound] :
+       {std::pair{"conv_bn_relu", 1e-5f}, std::pair{"conv_add_relu", 1e-5f},
+        std::pair{"fc_relu", 1e-5f}, std::pair{"selfatt", 1e-5f},
+        std::pair{"quantized_conv_bn_relu", 0.02f}, std::pair{"quantized_conv_add_relu", 0.04f}}) {
     auto io = nd::load(kDir + name + "-io.params");
     ASSERT_TRUE(io.ok()) << io.status();
     const NDArray* data = io->find("data");

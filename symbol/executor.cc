@@ -157,11 +157,24 @@ NDArray ViewOf(const NDArray& buffer, const Shape& shape, DType dtype) {
   return NDArray(std::move(impl));
 }
 
+// The plan/inference-graph cache key: per input its shape, dtype and device type as raw int64
+// words (built on every call, so no number formatting).
 std::string SignatureKey(std::span<const NDArray> in) {
-  std::string k;
-  for (const auto& a : in)
-    StrAppend(&k, a.shape().ToString(), ":", DTypeFlag(a.dtype()), ":",
-              static_cast<int>(a.device().type), ";");
+  size_t words = 0;
+  for (const auto& a : in) words += 3 + std::max(a.ndim(), 0);
+  std::string k(words * sizeof(int64_t), '\0');
+  char* out = k.data();
+  auto put = [&out](int64_t v) {
+    std::memcpy(out, &v, sizeof v);
+    out += sizeof v;
+  };
+  for (const auto& a : in) {
+    const Shape& s = a.shape();
+    put(s.ndim());
+    for (int d = 0; d < s.ndim(); ++d) put(s[d]);
+    put(static_cast<int64_t>(a.dtype()));
+    put(static_cast<int64_t>(a.device().type));
+  }
   return k;
 }
 
