@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "autograd/autograd.h"
@@ -44,7 +45,7 @@ struct TrainRun {
 };
 
 // kLayers Dense(kWidth, relu) layers and an L2 loss; kSteps steps of the chosen mode.
-TrainRun Train(bool overlap, Mode mode) {
+TrainRun Train(std::optional<bool> overlap, Mode mode) {
   random::seed(11);
   std::vector<std::shared_ptr<nn::Dense>> layers;
   std::vector<ParameterPtr> params;
@@ -142,6 +143,17 @@ TEST(TrainerOverlap, SecondBackwardRedoesStartedBuckets) {
   ExpectBitwiseEqual(on, off);
   ExpectSameOnEveryRank(on);
   EXPECT_EQ(on.stats.redone, 6 * (kSteps - 1));
+}
+
+// TrainerOptions::overlap_allreduce unset: MXNET_KVSTORE_OVERLAP decides (0 = off, else on).
+TEST(TrainerOverlap, EnvironmentSwitchesOverlap) {
+  setenv("MXNET_KVSTORE_OVERLAP", "0", 1);
+  TrainRun off = Train(std::nullopt, Mode::kPlain);
+  unsetenv("MXNET_KVSTORE_OVERLAP");
+  TrainRun on = Train(std::nullopt, Mode::kPlain);
+  EXPECT_EQ(off.stats.started_in_backward + off.stats.started_at_step, 0);
+  EXPECT_EQ(on.stats.started_in_backward, 6 * (kSteps - 1));
+  ExpectBitwiseEqual(on, off);
 }
 
 // update_on_kvstore: a NaN in rank 1's gradient reaches every rank's sum; the push check throws
