@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
 
+#include "autograd/grad_hooks.h"
 #include "ndarray/grad.h"
 
 namespace mxnet::autograd {
@@ -161,15 +163,20 @@ struct EntryKeyHash {
   }
 };
 
-// Runs the backward pass; returns accumulated gradients per entry.
-std::unordered_map<EntryKey, NDArray, EntryKeyHash> RunBackward(
-    const std::vector<NDArray>& heads, const std::vector<NDArray>& head_grads, bool retain_graph,
-    bool create_graph, bool train_mode, std::vector<std::shared_ptr<Node>>* order_out) {
+using GradMap = std::unordered_map<EntryKey, NDArray, EntryKeyHash>;
+
+// Runs the backward pass; returns accumulated gradients per entry. on_leaf (optional) is called
+// for each leaf as soon as its gradient is final: the reverse walk reaches a leaf only after
+// every node that reads it.
+GradMap RunBackward(const std::vector<NDArray>& heads, const std::vector<NDArray>& head_grads,
+                    bool retain_graph, bool create_graph, bool train_mode,
+                    std::vector<std::shared_ptr<Node>>* order_out,
+                    const std::function<void(Node*, const GradMap&)>& on_leaf = {}) {
   GetRecorder();
   if (!head_grads.empty() && head_grads.size() != heads.size())
     MX_THROW(absl::StatusCode::kInvalidArgument, "backward: ", heads.size(), " heads but ",
              head_grads.size(), " head gradients");
-  std::unordered_map<EntryKey, NDArray, EntryKeyHash> grads;
+  GradMap grads;
   DispatchStateScope restore;
   DispatchState& st = restore.state();
   st.is_recording = create_graph;
@@ -223,9 +230,25 @@ std::unordered_map<EntryKey, NDArray, EntryKeyHash> RunBackward(
     }
   }
 
+  // on_leaf: a leaf's gradient is final once every node reading it ran (or was skipped), which
+  // in a deep net is right after its layer's op, long before the leaf's own place in `order`.
+  std::unordered_map<Node*, int> uses;
+  if (on_leaf)
+    for (const auto& n : order)
+      for (const Entry& e : n->inputs)
+        if (e.node && e.node->is_leaf) ++uses[e.node.get()];
+  auto release = [&](Node* n) {
+    if (!on_leaf) return;
+    for (const Entry& e : n->inputs)
+      if (e.node && e.node->is_leaf && --uses[e.node.get()] == 0) on_leaf(e.node.get(), grads);
+  };
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     Node* n = it->get();
-    if (n->is_leaf) continue;
+    if (n->is_leaf) {
+      // Leaves read by a node were reported by release(); a head that is a variable is not read.
+      if (on_leaf && !uses.count(n)) on_leaf(n, grads);
+      continue;
+    }
     size_t nout = n->out_shapes.size();
     bool any = false;
     std::vector<NDArray> og(nout);
@@ -236,7 +259,10 @@ std::unordered_map<EntryKey, NDArray, EntryKeyHash> RunBackward(
         any = true;
       }
     }
-    if (!any) continue;
+    if (!any) {
+      release(n);
+      continue;
+    }
     if (n->freed)
       MX_THROW(absl::StatusCode::kFailedPrecondition, "backward: the graph through ",
                n->op ? n->op->name : std::string("a Function"),
@@ -270,6 +296,7 @@ std::unordered_map<EntryKey, NDArray, EntryKeyHash> RunBackward(
       n->saved_out.clear();
       n->freed = true;
     }
+    release(n);
   }
   if (order_out) *order_out = std::move(order);
   return grads;
@@ -323,31 +350,73 @@ void mark_variables(const std::vector<NDArray>& variables, const std::vector<NDA
   }
 }
 
+namespace {
+
+std::mutex g_hooks_mu;
+std::map<int64_t, GradReadyHook> g_hooks;
+int64_t g_next_hook = 1;
+
+// Writes leaf n's gradient into its variable's buffer; returns the variable if it wrote one.
+std::shared_ptr<NDArray::Impl> WriteLeafGrad(Node* n, const GradMap& grads) {
+  auto g = grads.find(EntryKey{n, 0});
+  std::shared_ptr<NDArray::Impl> var = n->var.lock();
+  if (!var || !var->grad || var->grad_req == GradReq::kNull) return nullptr;
+  NDArray buf(var->grad);
+  if (g == grads.end()) {
+    // Reachable from the heads but no gradient flows (e.g. through BlockGrad): like MXNet,
+    // grad_req write stores zeros, add keeps the sum; both count as written.
+    if (var->grad_req == GradReq::kWrite) buf.Fill(0.0);
+  } else if (var->grad_req == GradReq::kAdd) {
+    const Op& add = OpRegistry::Get("elemwise_add");
+    NDArray sum = Invoke(add, OpAttrs::Parse(add, {}),
+                         std::vector<NDArray>{buf, g->second.astype(buf.dtype(), false)})[0];
+    sum.copyto(buf);
+  } else {
+    g->second.copyto(buf);
+  }
+  var->grad->fresh_grad = true;  // NDArray::fresh_grad (Trainer's stale-gradient check)
+  return var;
+}
+
+}  // namespace
+
+int64_t AddGradReadyHook(GradReadyHook hook) {
+  if (!hook) MX_THROW(absl::StatusCode::kInvalidArgument, "AddGradReadyHook: empty hook");
+  std::lock_guard<std::mutex> l(g_hooks_mu);
+  const int64_t id = g_next_hook++;
+  g_hooks.emplace(id, std::move(hook));
+  return id;
+}
+
+void RemoveGradReadyHook(int64_t id) {
+  std::lock_guard<std::mutex> l(g_hooks_mu);
+  g_hooks.erase(id);
+}
+
 void backward(const std::vector<NDArray>& heads, const std::vector<NDArray>& head_grads,
               bool retain_graph, bool train_mode) {
+  std::vector<GradReadyHook> hooks;
+  {
+    std::lock_guard<std::mutex> l(g_hooks_mu);
+    for (const auto& [id, h] : g_hooks) hooks.push_back(h);
+  }
   std::vector<std::shared_ptr<Node>> order;
+  if (!hooks.empty()) {
+    // Each buffer written (and reported) as soon as its gradient is final. RunBackward's
+    // dispatch state (not recording, train_mode) covers the writes.
+    RunBackward(heads, head_grads, retain_graph, false, train_mode, &order,
+                [&](Node* n, const GradMap& grads) {
+                  std::shared_ptr<NDArray::Impl> var = WriteLeafGrad(n, grads);
+                  if (!var) return;
+                  NDArray v(var);
+                  for (const auto& h : hooks) h(v);
+                });
+    return;
+  }
   auto grads = RunBackward(heads, head_grads, retain_graph, false, train_mode, &order);
   auto paused = pause(train_mode);
-  for (const auto& n : order) {
-    if (!n->is_leaf) continue;
-    auto g = grads.find(EntryKey{n.get(), 0});
-    std::shared_ptr<NDArray::Impl> var = n->var.lock();
-    if (!var || !var->grad || var->grad_req == GradReq::kNull) continue;
-    NDArray buf(var->grad);
-    if (g == grads.end()) {
-      // Reachable from the heads but no gradient flows (e.g. through BlockGrad): like MXNet,
-      // grad_req write stores zeros, add keeps the sum; both count as written.
-      if (var->grad_req == GradReq::kWrite) buf.Fill(0.0);
-    } else if (var->grad_req == GradReq::kAdd) {
-      const Op& add = OpRegistry::Get("elemwise_add");
-      NDArray sum = Invoke(add, OpAttrs::Parse(add, {}),
-                           std::vector<NDArray>{buf, g->second.astype(buf.dtype(), false)})[0];
-      sum.copyto(buf);
-    } else {
-      g->second.copyto(buf);
-    }
-    var->grad->fresh_grad = true;  // NDArray::fresh_grad (Trainer's stale-gradient check)
-  }
+  for (const auto& n : order)
+    if (n->is_leaf) WriteLeafGrad(n.get(), grads);
 }
 
 std::vector<NDArray> grad(const std::vector<NDArray>& heads, const std::vector<NDArray>& variables,

@@ -1,4 +1,5 @@
 #include "autograd/autograd.h"
+#include "autograd/grad_hooks.h"
 
 #include <cmath>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "base/error.h"
 #include "ndarray/ops/basic_api.h"
 #include "ndarray/ops/elemwise_api.h"
 #include "ndarray/testing/op_testing.h"
@@ -49,6 +51,124 @@ TEST(Autograd, ScopesNestAndRestore) {
   }
   EXPECT_FALSE(set_recording(true));
   EXPECT_TRUE(set_recording(false));
+}
+
+// Gradient-ready hooks: a chain x -> h = w1*x -> y = w2*h -> z = y*b. Each variable is reported
+// right after the last op reading it ran: b, w2, w1; when a hook runs, its variable's buffer
+// holds the final gradient while w1's (not reported yet) still holds the old value. Hand values:
+// dz/db = y = w2*w1*x, dz/dw2 = b*w1*x, dz/dw1 = b*w2*x.
+TEST(Autograd, GradReadyHooksReportEachFinalGradientInReverseOrder) {
+  NDArray x = Vec({1, 2}), w1 = Vec({3, -1}), w2 = Vec({0.5, 4}), b = Vec({2, 3});
+  for (NDArray* v : {&w1, &w2, &b}) v->attach_grad();
+  w1.grad().Fill(-7);  // sentinel: not written before w1 is reported
+  b.attach_grad(GradReq::kAdd);
+  b.grad().Fill(10);  // accumulates
+  std::vector<std::string> seen;
+  std::vector<std::vector<double>> at_report, w1_at_report;
+  auto name = [&](const NDArray& v) {
+    return v.impl() == w1.impl()   ? "w1"
+           : v.impl() == w2.impl() ? "w2"
+           : v.impl() == b.impl()  ? "b"
+                                   : "?";
+  };
+  int64_t id = AddGradReadyHook([&](const NDArray& v) {
+    seen.push_back(name(v));
+    at_report.push_back(v.grad().ToVector<double>());
+    w1_at_report.push_back(w1.grad().ToVector<double>());
+  });
+  NDArray z;
+  {
+    auto r = record();
+    z = nd::elemwise_mul(nd::elemwise_mul(w2, nd::elemwise_mul(w1, x)), b);
+  }
+  backward({z});
+  ASSERT_EQ(seen.size(), 3u);
+  EXPECT_EQ(seen[2], "w1");  // after w2 and b: each reported right after the op reading it
+  EXPECT_EQ(seen[0], "b");   // read by the last op only
+  EXPECT_EQ(seen[1], "w2");  // final after the second-to-last op, though w2 is the DFS's first
+  for (size_t i = 0; i < 3; ++i) {
+    std::vector<double> want = seen[i] == "w2"  ? std::vector<double>{6, -6}    // b*w1*x
+                               : seen[i] == "b" ? std::vector<double>{11.5, 2}  // 10 + y
+                                                : std::vector<double>{1, 24};   // b*w2*x
+    EXPECT_EQ(at_report[i], want) << seen[i];
+    if (seen[i] != "w1") {
+      EXPECT_EQ(w1_at_report[i], (std::vector<double>{-7, -7})) << seen[i];
+    }
+  }
+  // The same values as without hooks.
+  RemoveGradReadyHook(id);
+  NDArray w1b = Vec({3, -1}), w2b = Vec({0.5, 4});
+  w1b.attach_grad();
+  w2b.attach_grad();
+  {
+    auto r = record();
+    z = nd::elemwise_mul(nd::elemwise_mul(w2b, nd::elemwise_mul(w1b, x)), Vec({2, 3}));
+  }
+  backward({z});
+  EXPECT_EQ(w1b.grad().ToVector<double>(), w1.grad().ToVector<double>());
+  EXPECT_EQ(w2b.grad().ToVector<double>(), w2.grad().ToVector<double>());
+  EXPECT_EQ(seen.size(), 3u);  // removed: not called again
+}
+
+// A variable reached only through BlockGrad is still reported (its buffer was written: zeros for
+// write); variables not reached are not; grad() reports nothing; a hook's error ends backward.
+TEST(Autograd, GradReadyHooksCoverBlockedAndSkipUnreached) {
+  NDArray w = Vec({1, 2}), blocked = Vec({5, 5}), unused = Vec({1, 1});
+  for (NDArray* v : {&w, &blocked, &unused}) v->attach_grad();
+  blocked.grad().Fill(9);
+  int reports = 0, blocked_reports = 0;
+  int64_t id = AddGradReadyHook([&](const NDArray& v) {
+    ++reports;
+    if (v.impl() == blocked.impl()) {
+      ++blocked_reports;
+      EXPECT_EQ(v.grad().ToVector<double>(), (std::vector<double>{0, 0}));
+    }
+    EXPECT_NE(v.impl(), unused.impl());
+  });
+  NDArray y;
+  {
+    auto r = record();
+    y = nd::elemwise_mul(w, nd::BlockGrad(blocked));
+  }
+  auto g = grad({y}, {w}, {}, /*retain_graph=*/true);
+  EXPECT_EQ(reports, 0);
+  EXPECT_EQ(g[0].ToVector<double>(), (std::vector<double>{5, 5}));
+  backward({y});
+  EXPECT_EQ(reports, 2);
+  EXPECT_EQ(blocked_reports, 1);
+  RemoveGradReadyHook(id);
+  id =
+      AddGradReadyHook([](const NDArray&) { MX_THROW(absl::StatusCode::kAborted, "hook failed"); });
+  {
+    auto r = record();
+    y = nd::elemwise_mul(w, w);
+  }
+  EXPECT_THROW(backward({y}), Error);
+  RemoveGradReadyHook(id);
+  EXPECT_THROW(AddGradReadyHook(nullptr), Error);
+  RemoveGradReadyHook(123456);  // unknown: no-op
+}
+
+// A variable read by two ops is reported once, after both ran, with the summed gradient
+// (d(w*x*w)/dw = 2*w*x); a head that is itself a variable is reported (gradient ones).
+TEST(Autograd, GradReadyHooksWaitForEveryReader) {
+  NDArray w = Vec({3, -2}), x = Vec({1, 5});
+  w.attach_grad();
+  std::vector<std::vector<double>> reports;
+  int64_t id =
+      AddGradReadyHook([&](const NDArray& v) { reports.push_back(v.grad().ToVector<double>()); });
+  NDArray z;
+  {
+    auto r = record();
+    z = nd::elemwise_mul(nd::elemwise_mul(w, x), w);
+  }
+  backward({z});
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0], (std::vector<double>{6, -20}));
+  backward({w});
+  ASSERT_EQ(reports.size(), 2u);
+  EXPECT_EQ(reports[1], (std::vector<double>{1, 1}));
+  RemoveGradReadyHook(id);
 }
 
 TEST(Autograd, SquareGivesTwoX) {

@@ -1,5 +1,6 @@
 #include "gluon/kvstore/kvstore.h"
 
+#include <cstdlib>
 #include <mutex>
 
 #include "base/error.h"
@@ -148,10 +149,49 @@ void KVStore::Apply(int key, const NDArray& merged) {
 }
 
 void KVStore::push(int key, const std::vector<NDArray>& values, int priority) {
-  std::vector<NDArray> merged{LocalReduce(key, values)};
+  push(std::vector<int>{key}, std::vector<std::vector<NDArray>>{values}, priority);
+}
+
+void KVStore::push(const std::vector<int>& keys, const std::vector<std::vector<NDArray>>& values,
+                   int priority) {
+  if (keys.size() != values.size())
+    MX_THROW(absl::StatusCode::kInvalidArgument, "kvstore push: ", keys.size(), " keys but ",
+             values.size(), " value lists");
+  std::vector<NDArray> merged;
+  merged.reserve(keys.size());
+  for (size_t k = 0; k < keys.size(); ++k) merged.push_back(LocalReduce(keys[k], values[k]));
   pushed_ = true;
-  ReduceAcrossWorkers({key}, merged);
-  Apply(key, merged[0]);
+  ReduceAcrossWorkers(keys, merged);
+  if (push_check_) push_check_(keys, merged);
+  for (size_t k = 0; k < keys.size(); ++k) Apply(keys[k], merged[k]);
+}
+
+std::vector<std::pair<size_t, size_t>> KVStore::buckets(const std::vector<NDArray>& values,
+                                                        int64_t bucket_bytes) {
+  std::vector<std::pair<size_t, size_t>> out;
+  size_t k = 0;
+  while (k < values.size()) {
+    const DType dt = values[k].dtype();
+    size_t end = k;
+    int64_t bytes = 0;
+    while (end < values.size() && values[end].dtype() == dt &&
+           (end == k || bytes + static_cast<int64_t>(values[end].nbytes()) <= bucket_bytes)) {
+      bytes += static_cast<int64_t>(values[end].nbytes());
+      ++end;
+    }
+    out.emplace_back(k, end);
+    k = end;
+  }
+  return out;
+}
+
+int64_t KVStore::bucket_bytes() {
+  static const int64_t bytes = [] {
+    const char* e = std::getenv("MXNET_KVSTORE_BUCKET_BYTES");
+    int64_t v = e ? std::atoll(e) : 0;
+    return v > 0 ? v : int64_t{4} << 20;
+  }();
+  return bytes;
 }
 
 void KVStore::pull(int key, const std::vector<NDArray>& out, int, bool) {
@@ -184,6 +224,7 @@ void KVStore::pushpull(const std::vector<int>& keys,
   for (size_t k = 0; k < keys.size(); ++k) merged.push_back(LocalReduce(keys[k], values[k]));
   pushed_ = true;
   ReduceAcrossWorkers(keys, merged);
+  if (push_check_) push_check_(keys, merged);
   for (size_t k = 0; k < keys.size(); ++k) {
     Apply(keys[k], merged[k]);
     pull(keys[k], out.empty() ? values[k] : out[k], priority);

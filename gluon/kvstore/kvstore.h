@@ -40,6 +40,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gluon/kvstore/gradient_compression.h"
@@ -93,8 +94,44 @@ class KVStore {
   void set_updater(Updater updater);
   virtual bool is_capable(Capability c) const;
 
+  // Several keys pushed at once: every key's sum is formed (bucketed across processes, as
+  // pushpull) before any stored value changes; then check (if set, see set_push_check) sees
+  // them, then the updater runs key by key.
+  void push(const std::vector<int>& keys, const std::vector<std::vector<NDArray>>& values,
+            int priority = 0);
+  // Called by push/pushpull with the keys and their merged values (summed over devices and
+  // processes: identical on every process) before the updater or store changes anything; an
+  // exception it throws propagates with the store unchanged (the Trainer's finite check with
+  // update_on_kvstore). Empty: none.
+  using PushCheck =
+      std::function<void(const std::vector<int>& keys, const std::vector<NDArray>& merged)>;
+  void set_push_check(PushCheck check) { push_check_ = std::move(check); }
+
   // Waits until every process reaches this call (a no-op for one process).
   virtual void barrier() {}
+
+  // ---- Overlapped allreduce (the Trainer's gradient hooks; Horovod's allreduce_async_ and
+  // synchronize, PyTorch DDP's buckets). For multi-process stores (supports_async_allreduce()):
+  // start_allreduce copies `arrays` (dense, CPU, one dtype: float32 or float64) into one buffer
+  // and starts summing it over all processes (one MPI_Iallreduce, no store key involved), then
+  // returns a ticket; wait_allreduce(ticket, write_back) waits for it (MXNET_KVSTORE_TIMEOUT)
+  // and, with write_back, copies the sums into the arrays (sizes as at the start). progress()
+  // lets outstanding ones advance (MPI progresses only inside its calls). Every process must
+  // start the same buckets, with the same sizes, in the same order. Same bits as pushpull of
+  // the same keys when the buckets are those of buckets() (same MPI count and data).
+  // Defaults (one process): start returns 0, wait and progress do nothing.
+  virtual bool supports_async_allreduce() const { return false; }
+  virtual int64_t start_allreduce(const std::vector<NDArray>& arrays, const std::string& what) {
+    return 0;
+  }
+  virtual void wait_allreduce(int64_t ticket, bool write_back = true) {}
+  virtual void progress() {}
+  // The buckets a multi-key pushpull forms: [begin, end) ranges of consecutive values with one
+  // dtype and at most bucket_bytes() bytes together (a larger value is a bucket alone).
+  static std::vector<std::pair<size_t, size_t>> buckets(const std::vector<NDArray>& values,
+                                                        int64_t bucket_bytes);
+  // MXNET_KVSTORE_BUCKET_BYTES (default 4 MiB).
+  static int64_t bucket_bytes();
   // The sum of x over all processes (x for one process). Used by the Trainer to normalize by
   // the global batch size.
   virtual double sum_across_workers(double x) { return x; }
@@ -122,6 +159,7 @@ class KVStore {
   const NDArray& Stored(int key, const char* op) const;
 
   std::string type_;
+  PushCheck push_check_;
   std::map<int, NDArray> store_;
   GradientCompression gc_;
   bool pushed_ = false;

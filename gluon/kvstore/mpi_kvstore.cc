@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <thread>
 
 #include "base/error.h"
@@ -85,15 +86,6 @@ MPI_Datatype MpiType(DType t, int key) {
   }
 }
 
-int64_t BucketBytes() {
-  static const int64_t bytes = [] {
-    const char* e = std::getenv("MXNET_KVSTORE_BUCKET_BYTES");
-    int64_t v = e ? std::atoll(e) : 0;
-    return v > 0 ? v : int64_t{4} << 20;
-  }();
-  return bytes;
-}
-
 class MpiStore : public KVStore {
  public:
   explicit MpiStore(const std::string& type) : KVStore(type) {
@@ -151,18 +143,12 @@ class MpiStore : public KVStore {
       for (size_t k = 0; k < keys.size(); ++k) ReduceCompressed(keys[k], merged[k]);
       return;
     }
-    // Buckets of consecutive keys with one dtype, up to BucketBytes() each.
-    size_t k = 0;
-    while (k < keys.size()) {
+    // Buckets of consecutive keys with one dtype, up to bucket_bytes() each.
+    for (const auto& [k, end] : buckets(merged, bucket_bytes())) {
       const DType dt = merged[k].dtype();
       const MPI_Datatype mt = MpiType(dt, keys[k]);
-      size_t end = k;
       int64_t bytes = 0;
-      while (end < keys.size() && merged[end].dtype() == dt &&
-             (end == k || bytes + static_cast<int64_t>(merged[end].nbytes()) <= BucketBytes())) {
-        bytes += static_cast<int64_t>(merged[end].nbytes());
-        ++end;
-      }
+      for (size_t i = k; i < end; ++i) bytes += static_cast<int64_t>(merged[i].nbytes());
       const size_t es = DTypeSize(dt);
       std::string what = end - k == 1 ? StrCat("allreduce of key ", keys[k])
                                       : StrCat("allreduce of keys ", keys[k], "..", keys[end - 1]);
@@ -182,8 +168,74 @@ class MpiStore : public KVStore {
           off += merged[i].nbytes();
         }
       }
-      k = end;
     }
+  }
+
+ public:
+  bool supports_async_allreduce() const override { return size_ > 1; }
+
+  int64_t start_allreduce(const std::vector<NDArray>& arrays, const std::string& what) override {
+    if (size_ == 1 || arrays.empty()) return 0;
+    Pending op;
+    op.what = what;
+    op.arrays = arrays;
+    const DType dt = arrays[0].dtype();
+    const MPI_Datatype mt = MpiType(dt, -1);
+    int64_t bytes = 0;
+    for (const NDArray& a : arrays) {
+      if (a.dtype() != dt || !a.device().is_cpu())
+        MX_THROW(absl::StatusCode::kInvalidArgument, "kvstore ", type(), ": ", what,
+                 ": the arrays of one bucket must be CPU arrays of one dtype");
+      bytes += static_cast<int64_t>(a.nbytes());
+    }
+    op.buf.resize(static_cast<size_t>(bytes));
+    size_t off = 0;
+    for (const NDArray& a : arrays) {
+      std::memcpy(op.buf.data() + off, a.data_ptr(), a.nbytes());
+      off += a.nbytes();
+    }
+    const int64_t count = bytes / static_cast<int64_t>(DTypeSize(dt));
+    const int64_t kMax = int64_t{1} << 30;  // MPI counts are int: large buckets in pieces
+    const size_t es = DTypeSize(dt);
+    for (int64_t o = 0; o < count; o += kMax) {
+      MPI_Request req;
+      Check(MPI_Iallreduce(MPI_IN_PLACE, op.buf.data() + o * es,
+                           static_cast<int>(std::min(kMax, count - o)), mt, MPI_SUM, MPI_COMM_WORLD,
+                           &req),
+            what);
+      op.reqs.push_back(req);
+    }
+    const int64_t ticket = next_ticket_++;
+    pending_.emplace(ticket, std::move(op));
+    return ticket;
+  }
+
+  void wait_allreduce(int64_t ticket, bool write_back) override {
+    auto it = pending_.find(ticket);
+    if (it == pending_.end()) {
+      if (ticket == 0) return;
+      MX_THROW(absl::StatusCode::kInvalidArgument, "kvstore ", type(), ": no allreduce ticket ",
+               ticket);
+    }
+    Pending& op = it->second;
+    for (MPI_Request& r : op.reqs) Wait(r, op.what);
+    if (write_back) {
+      size_t off = 0;
+      for (const NDArray& a : op.arrays) {
+        std::memcpy(a.data_ptr(), op.buf.data() + off, a.nbytes());
+        off += a.nbytes();
+      }
+    }
+    pending_.erase(it);
+  }
+
+  void progress() override {
+    for (auto& [t, op] : pending_)
+      for (MPI_Request& r : op.reqs) {
+        if (r == MPI_REQUEST_NULL) continue;
+        int done = 0;
+        Check(MPI_Test(&r, &done, MPI_STATUS_IGNORE), op.what);  // done: r becomes NULL
+      }
   }
 
  private:
@@ -225,8 +277,16 @@ class MpiStore : public KVStore {
       gc.Dequantize(all.data() + static_cast<size_t>(r) * words, n, out, /*accumulate=*/r > 0);
   }
 
+  struct Pending {
+    std::string what;
+    std::vector<NDArray> arrays;
+    std::vector<char> buf;
+    std::vector<MPI_Request> reqs;
+  };
   int rank_ = 0, size_ = 1;
   std::vector<char> buf_;
+  std::map<int64_t, Pending> pending_;
+  int64_t next_ticket_ = 1;
 };
 
 const bool kRegistered = [] {

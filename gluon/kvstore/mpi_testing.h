@@ -18,16 +18,22 @@ struct MpiResult {
   double seconds;
 };
 
+// The shell command RunMpi runs (without its output redirection).
 // `env`: extra "-x NAME=VALUE" style exports, e.g. "-x MXNET_KVSTORE_TIMEOUT=2".
+inline std::string MpiCommand(int np, const std::string& command, const std::string& env = "",
+                              int limit_s = 240) {
+  // The workers must not touch the outer test's premature-exit or XML files.
+  return "env -u TEST_PREMATURE_EXIT_FILE -u XML_OUTPUT_FILE timeout -k 5 " +
+         std::to_string(limit_s) +
+         " mpirun --allow-run-as-root --oversubscribe --bind-to none -np " + std::to_string(np) +
+         " --mca plm isolated --mca btl self,tcp --mca btl_tcp_if_include lo"
+         " --mca oob_tcp_if_include lo --mca pml ob1 " +
+         env + " " + command;
+}
+
 inline MpiResult RunMpi(int np, const std::string& command, const std::string& env = "",
                         int limit_s = 240) {
-  // The workers must not touch the outer test's premature-exit or XML files.
-  const std::string cmd =
-      "env -u TEST_PREMATURE_EXIT_FILE -u XML_OUTPUT_FILE timeout -k 5 " + std::to_string(limit_s) +
-      " mpirun --allow-run-as-root --oversubscribe --bind-to none -np " + std::to_string(np) +
-      " --mca plm isolated --mca btl self,tcp --mca btl_tcp_if_include lo"
-      " --mca oob_tcp_if_include lo --mca pml ob1 " +
-      env + " " + command + " 2>&1";
+  const std::string cmd = MpiCommand(np, command, env, limit_s) + " 2>&1";
   const auto t0 = std::chrono::steady_clock::now();
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return {-1, "popen failed for: " + cmd, 0};

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <unordered_map>
 
+#include "autograd/grad_hooks.h"
 #include "base/error.h"
 #include "base/strings.h"
 #include "ndarray/io.h"
@@ -182,31 +185,43 @@ void Trainer::check_loss(const NDArray& loss) const {
              " Inf values (first at flat index ", n.first, ")");
 }
 
+void Trainer::CheckFinite(const std::vector<std::pair<int, NDArray>>& grads) const {
+  std::string first;
+  std::set<int> affected;
+  for (const auto& [i, g] : grads) {
+    if (affected.count(i)) continue;
+    NonFinite n = CountNonFinite(g);
+    if (n.first < 0) continue;
+    affected.insert(i);
+    if (first.empty()) {
+      const ParameterPtr& p = params_[i];
+      first = StrCat("the gradient of Parameter ", i, " '", p->name(), "' ", p->shape().ToString(),
+                     " on ", g.device().ToString(),
+                     update_on_kvstore_ ? " (summed by the kvstore)" : "", " has ", n.nan,
+                     " NaN and ", n.inf, " Inf values (first at flat index ", n.first, ")");
+    }
+  }
+  if (!affected.empty())
+    MX_THROW(absl::StatusCode::kOutOfRange, "Trainer step ", optimizer_->num_update() + 1, ": ",
+             first, "; ", affected.size(), " of ", params_.size(),
+             " parameters have non-finite gradients; nothing was updated");
+}
+
 void Trainer::Update(bool ignore_stale_grad) {
   CheckDevices();
-  if (check_finite_) {  // before anything is updated
-    std::string first;
-    int affected = 0;
+  // Before anything is updated. With update_on_kvstore the store's push check did it on the
+  // summed gradients before the store updated (InitKVStore).
+  if (check_finite_ && !update_on_kvstore_) {
+    std::vector<std::pair<int, NDArray>> grads;
     for (size_t i = 0; i < params_.size(); ++i) {
       const ParameterPtr& p = params_[i];
       if (p->grad_req() == GradReq::kNull || !p->is_initialized()) continue;
-      bool hit = false;
       for (const NDArray& w : p->list_data()) {
         if (ignore_stale_grad && !IsFresh(w)) continue;
-        NonFinite n = CountNonFinite(w.grad());
-        if (n.first < 0 || hit) continue;
-        hit = true;
-        if (first.empty())
-          first = StrCat("the gradient of Parameter ", i, " '", p->name(), "' ",
-                         p->shape().ToString(), " on ", w.device().ToString(), " has ", n.nan,
-                         " NaN and ", n.inf, " Inf values (first at flat index ", n.first, ")");
+        grads.emplace_back(static_cast<int>(i), w.grad());
       }
-      affected += hit;
     }
-    if (affected)
-      MX_THROW(absl::StatusCode::kOutOfRange, "Trainer step ", optimizer_->num_update() + 1, ": ",
-               first, "; ", affected, " of ", params_.size(),
-               " parameters have non-finite gradients; nothing was updated");
+    CheckFinite(grads);
   }
   // Check every parameter before updating any, so an error leaves the model untouched.
   if (!ignore_stale_grad) CheckFresh();
@@ -278,6 +293,13 @@ void Trainer::InitKVStore() {
         }
         optimizer_->update_multi_precision(index, weight, grad, it->second);
       });
+      // The finite check on the summed gradients, before the store updates any weight.
+      kv_->set_push_check([this](const std::vector<int>& keys, const std::vector<NDArray>& merged) {
+        if (!check_finite_) return;
+        std::vector<std::pair<int, NDArray>> grads;
+        for (size_t k = 0; k < keys.size(); ++k) grads.emplace_back(keys[k], merged[k]);
+        CheckFinite(grads);
+      });
     }
     kv_has_key_.assign(params_.size(), false);
   }
@@ -297,6 +319,7 @@ double Trainer::GlobalBatch(double batch_size) {
 
 void Trainer::AllreduceGrads(bool ignore_stale_grad) {
   if (!kv_) return;
+  if (!overlap_ && kv_initialized_) InitOverlap();
   if (update_on_kvstore_ && !ignore_stale_grad) CheckFresh();  // before the store updates
   std::vector<int> keys;
   std::vector<std::vector<NDArray>> grads;
@@ -309,10 +332,170 @@ void Trainer::AllreduceGrads(bool ignore_stale_grad) {
   }
   if (keys.empty()) return;
   if (update_on_kvstore_) {
-    for (size_t k = 0; k < keys.size(); ++k) kv_->push(keys[k], grads[k], -keys[k]);
-  } else {
+    kv_->push(keys, grads);  // all sums (and the finite check) before any update
+  } else if (!OverlapAllreduce()) {
     kv_->pushpull(keys, grads);  // in place, all keys in one call (bucketed across processes)
   }
+}
+
+// ---- Overlapped allreduce (see trainer.h) ----
+
+struct Trainer::Overlap {
+  kvstore::KVStorePtr kv;
+  int64_t hook = 0;
+  // Layout: the keys pushpull would get, their gradients, and pushpull's buckets over them.
+  std::vector<int> keys;
+  std::vector<NDArray> grads;
+  std::vector<std::shared_ptr<NDArray::Impl>> grad_impls;  // to notice reallocated buffers
+  std::vector<std::pair<size_t, size_t>> buckets;
+  std::unordered_map<const NDArray::Impl*, size_t> slot_of;  // parameter data -> slot
+  std::vector<size_t> bucket_of;                             // per slot
+  std::vector<char> accumulates;                             // per slot: grad_req add
+  // This step's state.
+  std::vector<char> ready;      // per slot
+  std::vector<int> missing;     // per bucket: slots not ready yet
+  std::vector<int64_t> ticket;  // per bucket: 0 = not started
+  std::vector<char> dirty;      // per bucket: a gradient changed after the start
+  size_t started = 0;           // buckets started, in start order (descending index)
+  OverlapStats stats;
+
+  ~Overlap() {
+    if (hook) autograd::RemoveGradReadyHook(hook);
+    // Buckets a backward started after the last step: complete them (every process does the
+    // same) so that no collective is left pending.
+    try {
+      Abandon();
+    } catch (...) {
+    }
+  }
+  size_t StartOrder(size_t n) const { return buckets.size() - 1 - n; }
+  void Reset() {
+    ready.assign(keys.size(), 0);
+    missing.assign(buckets.size(), 0);
+    for (size_t b = 0; b < buckets.size(); ++b)
+      for (size_t s = buckets[b].first; s < buckets[b].second; ++s)
+        missing[b] += 1 + accumulates[s];  // grad_req add: never ready during backward
+    ticket.assign(buckets.size(), 0);
+    dirty.assign(buckets.size(), 0);
+    started = 0;
+  }
+  void Start(size_t b) {
+    std::vector<NDArray> arrays(grads.begin() + static_cast<std::ptrdiff_t>(buckets[b].first),
+                                grads.begin() + static_cast<std::ptrdiff_t>(buckets[b].second));
+    const size_t k = buckets[b].first, e = buckets[b].second;
+    ticket[b] = kv->start_allreduce(
+        arrays, e - k == 1 ? StrCat("allreduce of key ", keys[k])
+                           : StrCat("allreduce of keys ", keys[k], "..", keys[e - 1]));
+  }
+  // The gradient-ready hook.
+  void OnReady(const NDArray& v) {
+    auto it = slot_of.find(v.impl().get());
+    if (it == slot_of.end()) return;
+    const size_t s = it->second, b = bucket_of[s];
+    if (ticket[b]) {
+      dirty[b] = 1;  // written again after its allreduce started: redone at step
+      return;
+    }
+    if (!ready[s] && !accumulates[s]) {
+      ready[s] = 1;
+      --missing[b];
+    }
+    while (started < buckets.size() && missing[StartOrder(started)] == 0) {
+      Start(StartOrder(started++));
+      ++stats.started_in_backward;
+    }
+    kv->progress();
+  }
+  // At step: starts what is left (in order), redoes dirty buckets, waits for all.
+  void Finish() {
+    for (size_t n = 0; n < buckets.size(); ++n) {
+      const size_t b = StartOrder(n);
+      if (ticket[b] && dirty[b]) {
+        kv->wait_allreduce(ticket[b], /*write_back=*/false);
+        Start(b);
+        ++stats.redone;
+      } else if (!ticket[b]) {
+        Start(b);
+        ++stats.started_at_step;
+      }
+    }
+    for (size_t n = 0; n < buckets.size(); ++n) kv->wait_allreduce(ticket[StartOrder(n)]);
+    Reset();
+  }
+  // Waits for in-flight buckets without using them (the layout changes).
+  void Abandon() {
+    for (size_t n = 0; n < buckets.size(); ++n)
+      if (ticket[StartOrder(n)]) kv->wait_allreduce(ticket[StartOrder(n)], false);
+    Reset();
+  }
+};
+
+namespace {
+bool OverlapWanted(const std::optional<bool>& option) {
+  if (option.has_value()) return *option;
+  const char* e = std::getenv("MXNET_KVSTORE_OVERLAP");
+  return !(e && std::string(e) == "0");
+}
+}  // namespace
+
+void Trainer::InitOverlap() {
+  if (!kv_ || update_on_kvstore_ || !kv_->supports_async_allreduce() ||
+      kv_->gradient_compression().active() || !OverlapWanted(kv_options_.overlap_allreduce))
+    return;
+  overlap_ = std::make_shared<Overlap>();
+  overlap_->kv = kv_;
+  Overlap* o = overlap_.get();
+  overlap_->hook = autograd::AddGradReadyHook([o](const NDArray& v) { o->OnReady(v); });
+}
+
+Trainer::OverlapStats Trainer::overlap_stats() const {
+  return overlap_ ? overlap_->stats : OverlapStats{};
+}
+
+// The overlapped path of AllreduceGrads; false when it does not apply (pushpull then).
+bool Trainer::OverlapAllreduce() {
+  if (!overlap_) return false;
+  Overlap& o = *overlap_;
+  // The current layout: as AllreduceGrads' keys (grad_req not null, initialized).
+  std::vector<int> keys;
+  std::vector<NDArray> grads;
+  std::vector<std::shared_ptr<NDArray::Impl>> impls;
+  std::vector<char> accumulates;
+  bool eligible = true;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    const ParameterPtr& p = params_[i];
+    if (p->grad_req() == GradReq::kNull || !p->is_initialized()) continue;
+    std::vector<NDArray> g = p->list_grad();
+    const NDArray w = p->list_data()[0];
+    eligible = eligible && g.size() == 1 && g[0].device().is_cpu() && g[0].dtype() == w.dtype() &&
+               (g[0].dtype() == DType::kFloat32 || g[0].dtype() == DType::kFloat64);
+    keys.push_back(static_cast<int>(i));
+    grads.push_back(g[0]);
+    impls.push_back(g[0].impl());
+    accumulates.push_back(p->grad_req() == GradReq::kAdd);
+  }
+  if (keys != o.keys || impls != o.grad_impls || accumulates != o.accumulates) {
+    // New layout (first step, deferred initialization, reallocated gradients): the same on every
+    // process, as it is built from the same parameters at the same step.
+    o.Abandon();
+    o.keys = keys;
+    o.grads = grads;
+    o.grad_impls = impls;
+    o.buckets = eligible ? kvstore::KVStore::buckets(grads, kvstore::KVStore::bucket_bytes())
+                         : std::vector<std::pair<size_t, size_t>>{};
+    o.slot_of.clear();
+    o.bucket_of.assign(keys.size(), 0);
+    o.accumulates = accumulates;
+    for (size_t b = 0; b < o.buckets.size(); ++b)
+      for (size_t s = o.buckets[b].first; s < o.buckets[b].second; ++s) {
+        o.slot_of[params_[keys[s]]->list_data()[0].impl().get()] = s;
+        o.bucket_of[s] = b;
+      }
+    o.Reset();
+  }
+  if (o.buckets.empty()) return keys.empty();  // not eligible: pushpull
+  o.Finish();
+  return true;
 }
 
 double Trainer::learning_rate() { return optimizer_->learning_rate(); }

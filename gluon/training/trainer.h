@@ -55,6 +55,28 @@
 // unspecified update_on_kvstore means false (MXNet: true when the store can), which gives the
 // same weights and keeps allreduce_grads()/update() usable. The Trainer must not be moved or
 // copied once it stepped with update_on_kvstore (the store's updater refers to it).
+//
+// Overlap (Horovod's DistributedOptimizer hooks, PyTorch DDP's buckets): with a multi-process
+// store (kvstore::KVStore::supports_async_allreduce), update_on_kvstore false, no gradient
+// compression, and one float32/float64 CPU gradient per parameter, the Trainer registers an
+// autograd gradient-ready hook (autograd/grad_hooks.h) at its first step. The gradients are
+// grouped into the buckets pushpull would form (kvstore::KVStore::buckets: parameter index
+// order, MXNET_KVSTORE_BUCKET_BYTES), and during later backward passes each bucket's allreduce
+// starts (kvstore start_allreduce) as soon as all its gradients are final, buckets in
+// descending index order (the last layers' gradients are ready first; the fixed order keeps
+// every process's collectives in the same sequence). allreduce_grads()/step() start the buckets
+// still waiting (parameters that got no gradient, grad_req add, the first step) and wait for
+// all. The result is bit for bit that of pushpull (same buckets, same data). A gradient written
+// again after its bucket started (a second backward before step) makes step redo that bucket;
+// parameters with grad_req add are reduced at step only (the Trainer cannot know the last
+// backward of an accumulation). Gradients must not be changed between backward and step other
+// than by backward (call allreduce_grads() first, then change them, then update(), as MXNet
+// requires for gradient clipping anyway). Off: TrainerOptions::overlap_allreduce = false or
+// MXNET_KVSTORE_OVERLAP=0. backward must run on the thread that initialized MPI.
+//
+// Finite check with update_on_kvstore: the store's push check (set_push_check) scans the summed
+// gradients (identical on every process) before the store updates any weight, so a NaN/Inf on
+// any process throws on every process with nothing updated.
 // Not thread-safe.
 #pragma once
 
@@ -82,6 +104,9 @@ struct TrainerOptions {
   Kwargs compression_params;
   // Update on the store; nullopt: false. true with a store that cannot (horovod): kInvalidArgument.
   std::optional<bool> update_on_kvstore;
+  // Overlap the gradient allreduce with backward (multi-process stores; see "Overlap" above);
+  // nullopt: the environment variable MXNET_KVSTORE_OVERLAP (0 = off), default on.
+  std::optional<bool> overlap_allreduce;
 };
 
 class Trainer {
@@ -116,6 +141,13 @@ class Trainer {
   // The store in use (null before the first step, or when none is needed).
   const kvstore::KVStorePtr& kvstore() const { return kv_; }
   bool update_on_kvstore() const { return update_on_kvstore_; }
+  // Counts of the overlapped allreduce since construction (all 0 when it is off): buckets
+  // started by the gradient hooks during backward, started at step, and redone at step (a
+  // gradient changed after its bucket started).
+  struct OverlapStats {
+    int64_t started_in_backward = 0, started_at_step = 0, redone = 0;
+  };
+  OverlapStats overlap_stats() const;
 
   // Numerical faults (MXNet applies NaN/Inf gradients silently). With set_check_finite(true),
   // step() and update() first scan every gradient they would apply (after allreduce_grads) and,
@@ -148,6 +180,14 @@ class Trainer {
   void AllreduceGrads(bool ignore_stale_grad);
   double GlobalBatch(double batch_size);
   void CheckFresh() const;
+  // Throws kOutOfRange naming the first parameter (index order) whose gradient in `grads`
+  // (parameter index, gradient array) holds NaN/Inf; `where` follows the device in the message.
+  void CheckFinite(const std::vector<std::pair<int, NDArray>>& grads) const;
+  // Overlapped allreduce (trainer.cc): null unless enabled at the first step.
+  struct Overlap;
+  void InitOverlap();
+  bool OverlapAllreduce();
+  std::shared_ptr<Overlap> overlap_;
 
   std::vector<ParameterPtr> params_;
   optimizer::OptimizerPtr optimizer_;

@@ -4,6 +4,8 @@
 // //tools/mxnet:train_mpi_test.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "autograd/autograd.h"
 #include "base/error.h"
 #include "base/strings.h"
@@ -132,6 +134,38 @@ TEST(TrainerKVStore, StoreObjectAndErrors) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("unknown kvstore type 'bogus'"), std::string::npos);
   }
+}
+
+// Finite check with update_on_kvstore (issue 25): the store would apply the update at push,
+// before Update() scanned the gradients. Now the store's push check scans the summed gradient
+// first: the step throws and neither the weights nor the optimizer state change. Then a
+// finite step updates as usual (hand value: sgd w - lr * g / batch).
+TEST(TrainerKVStore, FiniteCheckRunsBeforeTheStoreUpdates) {
+  auto w = MakeParam("w", {1, 2, 3}, kTwo);
+  Trainer tr({w}, "sgd", {{"learning_rate", 0.5}}, {.update_on_kvstore = true});
+  tr.set_check_finite(true);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  Backward(w, {V({1, nan, 1}), V({1, 1, std::numeric_limits<float>::infinity()})});
+  try {
+    tr.step(1);
+    ADD_FAILURE() << "a NaN gradient was applied";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), absl::StatusCode::kOutOfRange);
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("Trainer step 1: the gradient of Parameter 0 'w' (3,) on cpu(0) (summed by "
+                       "the kvstore) has 1 NaN and 1 Inf values (first at flat index 1)"),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("nothing was updated"), std::string::npos) << msg;
+  }
+  for (const Device& d : kTwo)
+    EXPECT_EQ(w->data(d).ToVector<float>(), (std::vector<float>{1, 2, 3})) << d.ToString();
+  EXPECT_EQ(tr.optimizer().num_update(), 0);
+  // The stored weight is unchanged too: a finite step starts from (1, 2, 3).
+  Backward(w, {V({1, 2, 0}), V({1, 0, 4})});  // summed: (2, 2, 4)
+  tr.step(2);
+  for (const Device& d : kTwo)
+    EXPECT_TRUE(AllClose(w->data(d), V({0.5f, 1.5f, 2.0f}), 1e-6, 1e-7)) << d.ToString();
 }
 
 }  // namespace

@@ -284,7 +284,9 @@ absl::Status LogEpoch(gluon::contrib::SummaryWriter& w, gluon::HybridBlock& net,
 constexpr const char* kRunFlags[] = {"model", "epochs",      "batch_size", "optimizer",
                                      "lr",    "lr_schedule", "wd",         "seed",
                                      "limit", "hybridize",   "save_every", "data"};
-constexpr const char* kResumeDefaults[] = {"threads", "workers", "device"};
+// --kvstore too: `mpirun -np N mxnet train --resume DIR` continues a multi-process run (the
+// process count is recorded as "processes" and must be the same).
+constexpr const char* kResumeDefaults[] = {"threads", "workers", "device", "kvstore"};
 
 nlohmann::json RunConfig() {
   nlohmann::json c = nlohmann::json::object();
@@ -372,6 +374,13 @@ absl::Status TrainImpl(gluon::kvstore::KVStorePtr& kv) {
   const int rank = kv ? kv->rank() : 0, nproc = kv ? kv->num_workers() : 1;
   const bool lead = rank == 0;  // prints, checkpoints and exports
   const int64_t global_batch = batch * nproc;
+  // The data order and the global batch depend on the process count: a resumed run keeps it.
+  if (resume && resumed.value("processes", int64_t{1}) != nproc)
+    return absl::InvalidArgumentError(
+        StrCat("--resume ", out, ": the run was made by ", resumed.value("processes", int64_t{1}),
+               " process(es) (--kvstore ",
+               resumed["config"].value("kvstore", std::string("device")), "), this one has ", nproc,
+               "; resume it with `mpirun -np ", resumed.value("processes", int64_t{1}), "`"));
 
   MX_ASSIGN_OR_RETURN(auto train_raw, gluon::data::vision::FashionMNIST::Create(root, true));
   MX_ASSIGN_OR_RETURN(auto test_raw, gluon::data::vision::FashionMNIST::Create(root, false));
@@ -442,15 +451,19 @@ absl::Status TrainImpl(gluon::kvstore::KVStorePtr& kv) {
                            {"batches_done", batches_done}, {"rng_epoch_start", rng_epoch_start},
                            {"loss_sum", loss_sum},         {"seen", seen},
                            {"acc_sum", acc_sum},           {"acc_n", acc_n},
-                           {"test_acc", test_acc_now}};
+                           {"test_acc", test_acc_now},     {"processes", nproc}};
     return gluon::save_checkpoint(state_path, *net, trainer,
                                   {.rng_devices = rng_devices, .meta = meta.dump()});
   };
   int64_t start_epoch = 1, skip_batches = 0;
   double test_acc = 0;
   if (resume) {
-    gluon::remove_stale_temporaries(state_path);
-    gluon::remove_stale_temporaries(out + "/checkpoint.params");
+    // Every rank loads the same checkpoint (rank 0's); rank 0 alone writes, and not before the
+    // first step, which needs every rank (so after they all loaded).
+    if (lead) {
+      gluon::remove_stale_temporaries(state_path);
+      gluon::remove_stale_temporaries(out + "/checkpoint.params");
+    }
     MX_ASSIGN_OR_RETURN(std::string meta_text, gluon::load_checkpoint(state_path, *net, trainer));
     (void)meta_text;  // read before the net was built (ResumeConfig)
     start_epoch = resumed["epochs_done"].get<int64_t>() + 1;
@@ -494,10 +507,13 @@ absl::Status TrainImpl(gluon::kvstore::KVStorePtr& kv) {
     if (skip_batches > 0) {
       for (; nb < skip_batches && it != train_loader.end(); ++nb) ++it;
       gluon::set_random_state(cpu(), rng_now);
-      loss_sum = resumed["loss_sum"].get<double>();
-      seen = resumed["seen"].get<int64_t>();
-      acc_sum0 = resumed["acc_sum"].get<double>();
-      acc_n0 = resumed["acc_n"].get<double>();
+      // The sums over every process so far (see the save below): rank 0 carries them.
+      if (lead) {
+        loss_sum = resumed["loss_sum"].get<double>();
+        seen = resumed["seen"].get<int64_t>();
+        acc_sum0 = resumed["acc_sum"].get<double>();
+        acc_n0 = resumed["acc_n"].get<double>();
+      }
       skip_batches = 0;
     }
     const int64_t seen0 = seen;
@@ -538,9 +554,16 @@ absl::Status TrainImpl(gluon::kvstore::KVStorePtr& kv) {
       if (profile) lap(4);
       seen += x.shape()[0];
       ++nb;
-      if (lead && every > 0 && nb % every == 0 && nb < total)
-        MX_RETURN_IF_ERROR(save_state(epoch - 1, nb, loss_sum, seen, acc.sum_metric() + acc_sum0,
-                                      acc.num_inst() + acc_n0, test_acc));
+      if (every > 0 && nb % every == 0 && nb < total) {
+        // The epoch's running sums over every process (every rank reaches this batch).
+        double sums[4] = {loss_sum, static_cast<double>(seen), acc.sum_metric() + acc_sum0,
+                          acc.num_inst() + acc_n0};
+        if (nproc > 1)
+          for (double& v : sums) v = kv->sum_across_workers(v);
+        if (lead)
+          MX_RETURN_IF_ERROR(save_state(epoch - 1, nb, sums[0], static_cast<int64_t>(sums[1]),
+                                        sums[2], sums[3], test_acc));
+      }
       auto t_end = std::chrono::steady_clock::now();
       tuner.Record(std::chrono::duration<double>(t_end - t_step).count());
       t_step = t_end;

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <regex>
 
 #include "gluon/kvstore/mpi_testing.h"
@@ -86,6 +87,63 @@ TEST(TrainMpi, TwoProcessesReachTheUsualAccuracy) {
   const double acc1 = FinalAccuracy(r1.output), acc2 = FinalAccuracy(r2.output);
   EXPECT_GT(acc2, 0.75) << r2.output;
   EXPECT_NEAR(acc1, acc2, 0.02) << r1.output << r2.output;
+}
+
+// Resuming a multi-process run (issue 25): `mpirun -np 2 mxnet train --kvstore mpi` with
+// checkpoints every 2 batches is killed (SIGKILL to its ranks) as soon as rank 0 wrote its
+// first checkpoint, then `mpirun -np 2 mxnet train --resume DIR` (--kvstore comes from the
+// checkpoint) finishes it: the parameters equal the uninterrupted run's (every rank loaded
+// rank 0's checkpoint; the data order, the optimizer state and the schedule continue). One
+// process cannot resume a two-process run.
+TEST(TrainMpi, ResumedRunEqualsTheUninterruptedRun) {
+  const std::string args =
+      " --epochs 2 --limit 1024 --threads 1 --workers 0 --seed 5 --save-every 2 --batch-size 64";
+  const std::string full = Tmp("resume_full"), cut = Tmp("resume_cut");
+  auto u = RunMpi(2, "tools/mxnet/mxnet train --kvstore mpi --out " + full + args,
+                  "-x MXNET_KVSTORE_TIMEOUT=120");
+  ASSERT_EQ(u.code, 0) << u.output;
+
+  const std::string run = gluon::kvstore::testing::MpiCommand(
+      2, "tools/mxnet/mxnet train --kvstore mpi --out " + cut + args,
+      "-x MXNET_KVSTORE_TIMEOUT=120");
+  // `env` execs `timeout`, whose child is mpirun, whose children are the ranks: SIGKILL them
+  // as soon as the first checkpoint appears (batch 2 of epoch 1), as a crash would.
+  const std::string kill_script =
+      run + " > " + cut + ".log 2>&1 & pid=$!; while [ ! -e " + cut +
+      "/train-state.params ] && kill -0 $pid 2>/dev/null; do sleep 0.01; done; " +
+      "for m in $(pgrep -P $pid); do pkill -KILL -P $m; done; wait $pid";
+  ASSERT_EQ(std::system(("sh -c '" + kill_script + "'").c_str()) == -1, false);
+  ASSERT_TRUE(std::filesystem::exists(cut + "/train-state.params"));
+  auto r = RunMpi(2, "tools/mxnet/mxnet train --resume " + cut, "-x MXNET_KVSTORE_TIMEOUT=120");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_TRUE(r.output.find("resuming " + cut) != std::string::npos) << r.output;
+  std::printf("%s\n", r.output.substr(0, r.output.find('\n', r.output.find("resuming "))).c_str());
+
+  auto a = nd::load(full + "/model-0000.params"), b = nd::load(cut + "/model-0000.params");
+  ASSERT_TRUE(a.ok()) << a.status();
+  ASSERT_TRUE(b.ok()) << b.status();
+  ASSERT_EQ(a->size(), b->size());
+  double worst = 0;
+  for (size_t i = 0; i < a->size(); ++i) {
+    const NDArray* other = b->find(a->names[i]);
+    ASSERT_NE(other, nullptr) << a->names[i];
+    std::vector<float> x = a->arrays[i].ToVector<float>(), y = other->ToVector<float>();
+    ASSERT_EQ(x.size(), y.size());
+    double diff = 0, scale = 0;
+    for (size_t k = 0; k < x.size(); ++k) {
+      diff = std::max(diff, std::abs(double(x[k]) - y[k]));
+      scale = std::max(scale, std::abs(double(x[k])));
+    }
+    EXPECT_LE(diff, 1e-6 * scale) << a->names[i];
+    worst = std::max(worst, diff / std::max(scale, 1e-30));
+  }
+  std::printf("largest difference / tensor's largest value: %g\n", worst);
+  EXPECT_NEAR(FinalAccuracy(u.output), FinalAccuracy(r.output), 1e-4) << r.output;
+
+  auto one = RunTool("train --resume " + full);
+  EXPECT_EQ(one.code, 1) << one.output;
+  EXPECT_THAT(one.output, ::testing::HasSubstr("the run was made by 2 process(es) (--kvstore mpi), "
+                                               "this one has 1; resume it with `mpirun -np 2`"));
 }
 
 TEST(TrainMpi, BadKVStoreNames) {
