@@ -195,7 +195,8 @@ void BM_FusedConv1x1Relu6_96x576(benchmark::State& s) {
   const int64_t n = s.range(0);
   const bool nhwc = s.range(1);
   RunOp(s, "_sg_onednn_conv", FusedAttrs("(1, 1)", 576, 1, nhwc),
-        {Act(n, 96, 14, nhwc), {576, 96, 1, 1}, {576}}, Backend::kOptimized);
+        {Act(n, 96, 14, nhwc), nhwc ? Shape{576, 1, 1, 96} : Shape{576, 96, 1, 1}, {576}},
+        Backend::kOptimized);
   s.SetLabel(nhwc ? "NHWC" : "NCHW");
 }
 void BM_FusedDepthwise3x3Relu6_576(benchmark::State& s) {

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <unordered_map>
 
 #include "ndarray/kernel_util.h"
@@ -279,20 +280,40 @@ std::shared_ptr<Exec> MakeConv(const ConvGeom& g, bool bias, const SgConvParam& 
   }
   memory::desc x_any(xd, dt::f32, tag::any), y_any(yd, dt::f32, tag::any);
   memory::desc w_any(WeightDims(g), dt::f32, tag::any), b_md({g.CY}, dt::f32, tag::a);
-  auto desc =
-      bias ? convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
-                                       x_any, w_any, b_md, y_any, strides, dilates, pad_l, pad_r)
-           : convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
-                                       x_any, w_any, y_any, strides, dilates, pad_l, pad_r);
-  convolution_forward::primitive_desc pd(
-      desc, PostOpsAttr(p), Engine());
+  const memory::desc x_user = ActDesc(g.N, g.CX, g.xs, g.nd, g.channels_last);
+  const memory::desc y_user = ActDesc(g.N, g.CY, g.ys, g.nd, g.channels_last);
+  auto make_pd = [&](const memory::desc& x, const memory::desc& y) {
+    auto desc =
+        bias ? convolution_forward::desc(prop_kind::forward_inference,
+                                         algorithm::convolution_direct, x, w_any, b_md, y, strides,
+                                         dilates, pad_l, pad_r)
+             : convolution_forward::desc(prop_kind::forward_inference,
+                                         algorithm::convolution_direct, x, w_any, y, strides,
+                                         dilates, pad_l, pad_r);
+    return convolution_forward::primitive_desc(desc, PostOpsAttr(p), Engine());
+  };
+  // Channels-last activations (OneDnnLayoutPass's chains): oneDNN's jit kernels for NHWC itself
+  // when it has them (on AVX2 the default pick is nChw8c, i.e. two reorders per call), else
+  // whatever layout it prefers, with reorders.
+  std::optional<convolution_forward::primitive_desc> pd;
+  if (g.channels_last) {
+    try {
+      pd = make_pd(x_user, y_user);
+      const std::string_view impl = pd->impl_info_str();
+      if (impl.find("jit") == std::string_view::npos || impl.find("gemm") != std::string_view::npos)
+        pd.reset();
+    } catch (const dnnl::error&) {
+      pd.reset();
+    }
+  }
+  if (!pd) pd = make_pd(x_any, y_any);
   auto e = std::make_shared<Exec>();
-  e->prim = convolution_forward(pd);
-  e->scratchpad = pd.scratchpad_desc();
-  e->Add(DNNL_ARG_SRC, ActDesc(g.N, g.CX, g.xs, g.nd, g.channels_last), pd.src_desc(), Dir::kIn);
-  e->Add(DNNL_ARG_WEIGHTS, WeightDesc(g), pd.weights_desc(), Dir::kIn);
-  if (bias) e->Add(DNNL_ARG_BIAS, b_md, pd.bias_desc(), Dir::kIn);
-  e->Add(DNNL_ARG_DST, ActDesc(g.N, g.CY, g.ys, g.nd, g.channels_last), pd.dst_desc(),
+  e->prim = convolution_forward(*pd);
+  e->scratchpad = pd->scratchpad_desc();
+  e->Add(DNNL_ARG_SRC, x_user, pd->src_desc(), Dir::kIn);
+  e->Add(DNNL_ARG_WEIGHTS, WeightDesc(g), pd->weights_desc(), Dir::kIn);
+  if (bias) e->Add(DNNL_ARG_BIAS, b_md, pd->bias_desc(), Dir::kIn);
+  e->Add(DNNL_ARG_DST, y_user, pd->dst_desc(),
          p.with_sum ? Dir::kInOut : Dir::kOut);  // the sum post-op reads dst
   return e;
 }
