@@ -5,13 +5,14 @@
 // convolution. The rewrite uses only existing ops, so it keeps the graph's results:
 //
 //   * a convolution in a chain gets layout=NHWC (its data, sum and output are (N, H, W, C));
-//   * its weight (O, I/g, kh, kw) becomes (O, kh, kw, I/g): a transposed constant when it is one
-//     (BatchNorm-folded weights), else a transpose node;
+//   * its weight (O, I/g, kh, kw), a constant (BatchNorm-folded), becomes the transposed constant
+//     (O, kh, kw, I/g);
 //   * where a chain reads an NCHW value (the image) a transpose(0, 2, 3, 1) node converts it, once
 //     per value; where anything else reads a chain's value (pooling, a graph output) a
 //     transpose(0, 3, 1, 2) node converts it back, once per value.
 //
-// A chain is the set of candidate convolutions (NCHW float32 4-D data, float32 weight) connected
+// A chain is the set of candidate convolutions (NCHW float32 4-D data, constant float32 weight on
+// the CPU: a weight that can change would need a transpose on every call) connected
 // through their data or sum inputs; a candidate connected to no other candidate stays as it is
 // (its transposes would cost more than they save).
 #include <cstring>
@@ -85,6 +86,9 @@ PassResult OneDnnLayoutPass(Graph& g) {
     const NodeEntry x = n->inputs[0], w = n->inputs[1];
     if (inf.shape(x).ndim() != 4 || !inf.shape(x).is_known() || inf.type(x) != f32) continue;
     if (inf.shape(w).ndim() != 4 || !inf.shape(w).is_known() || inf.type(w) != f32) continue;
+    // Only constant (BatchNorm-folded) weights: another weight would need a transpose per call.
+    if (!IsConstant(g, *w.node) || g.constants.at(w.node->name).device().type != DeviceType::kCPU)
+      continue;
     bool ok = true;
     for (int p : ActivationInputs(*n)) ok &= inf.type(n->inputs[p]) == f32;
     if (ok) cand.insert(n.get());
@@ -153,13 +157,8 @@ PassResult OneDnnLayoutPass(Graph& g) {
       e = it->second;
     }
     NodeEntry& w = n->inputs[1];
-    if (IsConstant(g, *w.node) &&
-        g.constants.at(w.node->name).device().type == DeviceType::kCPU) {
-      w = MakeConstant(g, StrCat(w.node->name, "_ohwi"), WeightToOhwi(g.constants.at(w.node->name)));
-      ++weights;
-    } else {
-      w = make_transpose(w, StrCat(n->name, "_weight_to_ohwi"), "(0, 2, 3, 1)");
-    }
+    w = MakeConstant(g, StrCat(w.node->name, "_ohwi"), WeightToOhwi(g.constants.at(w.node->name)));
+    ++weights;
     n->params["layout"] = "NHWC";
     ReparseAttrs(n.get());
     ++converted;

@@ -69,11 +69,11 @@ PassResult BatchNormFoldingPass(Graph& g);
 PassResult OneDnnFusionPass(Graph& g);
 
 // Inference only, after OneDnnFusionPass. Fused 2-D convolutions (_sg_onednn_conv, NCHW,
-// float32) that feed each other through their data or sum inputs switch to layout=NHWC, so
-// oneDNN keeps the activations between them in the channels-last layout its inference kernels
-// take, without a reorder per convolution: weights become (O, kh, kw, I/g) (constants transposed
-// once, other weights through a transpose node), and transpose nodes convert the values entering
-// and leaving such a chain. Uses only existing ops; the results are unchanged.
+// float32, constant weight) that feed each other through their data or sum inputs switch to
+// layout=NHWC, so oneDNN keeps the activations between them in the channels-last layout its
+// inference kernels take, without a reorder per convolution: the weights become transposed
+// constants (O, kh, kw, I/g), and transpose nodes convert the values entering and leaving such a
+// chain. Uses only existing ops; the results are unchanged.
 PassResult OneDnnLayoutPass(Graph& g);
 
 // ---- Pipelines. ----
