@@ -4,11 +4,13 @@
 // Cases: ResNet 3x3 conv 64->64 on 56x56 (batch 1 and 32), forward and both backward passes;
 // FullyConnected 512 -> 1000 (batch 1 and 64); max pooling 3x3 stride 2 pad 1 on 64x112x112
 // (ResNet's stem pool, batch 1 and 8); the convolution, bias gradient and pooling ops of a LeNet
-// training step on Fashion-MNIST (batch 128; `mxnet train`'s previous and current default nets).
+// training step on Fashion-MNIST (batch 128; `mxnet train`'s previous and current default nets);
+// MobileNetV2's classifier conv and its fused conv+RELU6 (1x1 and depthwise) NCHW vs NHWC.
 // On a shared machine compare the CPU column with OMP_NUM_THREADS=1.
 #include <benchmark/benchmark.h>
 
 #include <random>
+#include <string>
 
 #include "ndarray/op.h"
 
@@ -162,6 +164,50 @@ void BM_LeNetMaxPool_Backward(benchmark::State& s) {
   s.SetLabel(B(s) == Backend::kReference ? "reference" : "optimized");
 }
 
+// MobileNetV2's classifier: a 1x1 convolution 1280 -> 1000 on 1x1 (one output position: oneDNN's
+// kernel on the plain layouts, no weight reorder per call).
+void BM_Conv1x1Classifier(benchmark::State& s) {
+  int64_t n = s.range(0);
+  RunOp(s, "Convolution", {{"kernel", "(1, 1)"}, {"num_filter", "1000"}, {"no_bias", "True"}},
+        {{n, 1280, 1, 1}, {1000, 1280, 1, 1}}, B(s));
+}
+
+// MobileNetV2's fused convolutions at 14x14 (BatchNorm folded, RELU6 = clip(0, 6) as the oneDNN
+// post-op; constant weight), channels-first (reorders to and from oneDNN's layout around each
+// call) vs channels-last (what OneDnnLayoutPass makes of chains: no reorder). Arguments: {batch,
+// NHWC?}; optimized kernel only.
+AttrDict FusedAttrs(const char* kernel, int64_t filters, int64_t groups, bool nhwc) {
+  AttrDict a{{"kernel", kernel},
+             {"num_filter", std::to_string(filters)},
+             {"num_group", std::to_string(groups)},
+             {"act_type", "clip"},
+             {"act_min", "0"},
+             {"act_max", "6"},
+             {"const_weight", "True"}};
+  if (std::string(kernel) == "(3, 3)") a["pad"] = "(1, 1)";
+  if (nhwc) a["layout"] = "NHWC";
+  return a;
+}
+Shape Act(int64_t n, int64_t c, int64_t hw, bool nhwc) {
+  return nhwc ? Shape{n, hw, hw, c} : Shape{n, c, hw, hw};
+}
+void BM_FusedConv1x1Relu6_96x576(benchmark::State& s) {
+  const int64_t n = s.range(0);
+  const bool nhwc = s.range(1);
+  RunOp(s, "_sg_onednn_conv", FusedAttrs("(1, 1)", 576, 1, nhwc),
+        {Act(n, 96, 14, nhwc), nhwc ? Shape{576, 1, 1, 96} : Shape{576, 96, 1, 1}, {576}},
+        Backend::kOptimized);
+  s.SetLabel(nhwc ? "NHWC" : "NCHW");
+}
+void BM_FusedDepthwise3x3Relu6_576(benchmark::State& s) {
+  const int64_t n = s.range(0);
+  const bool nhwc = s.range(1);
+  RunOp(s, "_sg_onednn_conv", FusedAttrs("(3, 3)", 576, 576, nhwc),
+        {Act(n, 576, 14, nhwc), nhwc ? Shape{576, 3, 3, 1} : Shape{576, 1, 3, 3}, {576}},
+        Backend::kOptimized);
+  s.SetLabel(nhwc ? "NHWC" : "NCHW");
+}
+
 // {batch, oneDNN?}; the batch-32 reference convolutions take seconds per iteration.
 BENCHMARK(BM_Conv3x3_64)->ArgsProduct({{1}, {0, 1}})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Conv3x3_64)->Args({32, 0})->Iterations(1)->Unit(benchmark::kMillisecond);
@@ -172,6 +218,13 @@ BENCHMARK(BM_FullyConnected_512x1000)
     ->ArgsProduct({{1, 64}, {0, 1}})
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_MaxPool3x3s2)->ArgsProduct({{1, 8}, {0, 1}})->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Conv1x1Classifier)->ArgsProduct({{1, 32}, {0, 1}})->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FusedConv1x1Relu6_96x576)
+    ->ArgsProduct({{1, 32}, {0, 1}})
+    ->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_FusedDepthwise3x3Relu6_576)
+    ->ArgsProduct({{1, 32}, {0, 1}})
+    ->Unit(benchmark::kMicrosecond);
 // {net, optimized?}: the optimized conv kernels only (the reference ones take seconds).
 BENCHMARK(BM_LeNetConv1)->ArgsProduct({{0, 1}, {1}})->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_LeNetConv1_BackwardWeight)->ArgsProduct({{0, 1}, {1}})->Unit(benchmark::kMicrosecond);

@@ -23,6 +23,15 @@ MX_OP_TEST_CASE({.op = "Convolution",
                            {"no_bias", "True"}},
                  .shapes = {{1, 4, 7, 7}, {6, 2, 3, 3}},
                  .label = "(2d grouped dilated strided)"});
+// One output position (a dense layer as a convolution: oneDNN's kernel on the plain layouts).
+MX_OP_TEST_CASE({.op = "Convolution",
+                 .attrs = {{"kernel", "(1, 1)"}, {"num_filter", "5"}, {"no_bias", "True"}},
+                 .shapes = {{3, 8, 1, 1}, {5, 8, 1, 1}},
+                 .label = "(1x1 on 1x1: classifier)"});
+MX_OP_TEST_CASE({.op = "Convolution",
+                 .attrs = {{"kernel", "(3, 3)"}, {"num_filter", "4"}},
+                 .shapes = {{2, 3, 3, 3}, {4, 3, 3, 3}, {4}},
+                 .label = "(kernel = input: one output position, bias)"});
 MX_OP_TEST_CASE(
     {.op = "Convolution",
      .attrs = {{"kernel", "(2, 3)"}, {"num_filter", "3"}, {"stride", "(1, 2)"}, {"num_group", "3"}},

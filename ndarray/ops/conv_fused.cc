@@ -4,7 +4,9 @@
 //   _sg_onednn_fully_connected(data, weight[, bias][, sum])
 //     y = post_act(act(op(data, weight, bias)) + sum)
 // with the attributes of Convolution / FullyConnected plus
-//   act_type           activation right after the op (None, relu, sigmoid, tanh, softrelu)
+//   act_type           activation right after the op (None, relu, sigmoid, tanh, softrelu, clip)
+//   act_min, act_max   the bounds of act_type='clip' (MXNet's clip(x, a_min, a_max); RELU6 is
+//                      clip(x, 0, 6)); required with it, rejected without it; act_min <= act_max
 //   with_sum           add the last input elementwise (a residual connection)
 //   postsum_act_type   activation after the sum
 // The reference kernel composes the unfused ops' reference kernels (Convolution /
@@ -12,9 +14,13 @@
 // eltwise/sum/eltwise post-ops. The sum input may share its buffer with the output (declared
 // in-place at position 3, i.e. with a bias): oneDNN's sum post-op accumulates into the output.
 // Inference only: not differentiable.
+#include <bit>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <unordered_map>
 
 #include "ndarray/kernel_util.h"
@@ -43,12 +49,17 @@ struct BaseFields {
 };
 
 const std::vector<std::string> kActChoices = {"None", "relu", "sigmoid", "softrelu", "tanh"};
+// act_type also takes clip (oneDNN's eltwise_clip post-op; the bounds are act_min / act_max).
+const std::vector<std::string> kFirstActChoices = {"None",     "relu", "sigmoid",
+                                                   "softrelu", "tanh", "clip"};
 
 template <class P, class D>
 void DeclarePostOps(D& d) {
   d.field("act_type", &P::act_type)
-      .choices(kActChoices)
+      .choices(kFirstActChoices)
       .describe("Activation applied to the op's output (None: none).");
+  d.field("act_min", &P::act_min).describe("Lower bound of act_type='clip' (clip's a_min).");
+  d.field("act_max", &P::act_max).describe("Upper bound of act_type='clip' (clip's a_max).");
   d.field("with_sum", &P::with_sum)
       .describe("Add the last input (same shape as the output) after the activation.");
   d.field("postsum_act_type", &P::postsum_act_type)
@@ -56,15 +67,21 @@ void DeclarePostOps(D& d) {
       .describe("Activation applied after the sum (None: none).");
 }
 
-std::string ValidatePostOps(const std::optional<std::string>& act, bool with_sum,
+std::string ValidatePostOps(const std::optional<std::string>& act, std::optional<float> act_min,
+                            std::optional<float> act_max, bool with_sum,
                             const std::optional<std::string>& post) {
   if (post && !with_sum) return "postsum_act_type needs with_sum=True";
-  (void)act;
+  const bool clip = act && *act == "clip";
+  if (clip && (!act_min || !act_max)) return "act_type='clip' needs act_min and act_max";
+  if (!clip && (act_min || act_max)) return "act_min/act_max need act_type='clip'";
+  if (clip && !(*act_min <= *act_max))
+    return StrCat("act_min (", *act_min, ") must not exceed act_max (", *act_max, ")");
   return "";
 }
 
 struct SgConvParam : ConvolutionParam {
   std::optional<std::string> act_type;
+  std::optional<float> act_min, act_max;
   bool with_sum = false;
   std::optional<std::string> postsum_act_type;
   bool const_weight = false;
@@ -80,12 +97,14 @@ struct SgConvParam : ConvolutionParam {
   }
   std::string Validate() const {
     std::string e = ConvolutionParam::Validate();
-    return e.empty() ? ValidatePostOps(act_type, with_sum, postsum_act_type) : e;
+    return e.empty() ? ValidatePostOps(act_type, act_min, act_max, with_sum, postsum_act_type)
+                     : e;
   }
 };
 
 struct SgFcParam : FullyConnectedParam {
   std::optional<std::string> act_type;
+  std::optional<float> act_min, act_max;
   bool with_sum = false;
   std::optional<std::string> postsum_act_type;
   template <class D>
@@ -96,7 +115,8 @@ struct SgFcParam : FullyConnectedParam {
   }
   std::string Validate() const {
     std::string e = FullyConnectedParam::Validate();
-    return e.empty() ? ValidatePostOps(act_type, with_sum, postsum_act_type) : e;
+    return e.empty() ? ValidatePostOps(act_type, act_min, act_max, with_sum, postsum_act_type)
+                     : e;
   }
 };
 
@@ -158,15 +178,29 @@ void RunRef(const char* op_name, const AttrDict& attrs, std::span<const NDArray>
   const Op* op = OpRegistry::Find(op_name);
   if (!op)
     MX_THROW(absl::StatusCode::kFailedPrecondition, "fused op needs ", op_name,
-             " registered (link //ndarray/ops:nn)");
+             " registered (link //ndarray/ops:nn and :elemwise)");
   NDArrayVec o{out};
   (*op->FindKernel(kRef))(OpContext{}, OpAttrs::Parse(*op, attrs), in, o);
 }
 
-// act(y) -> (+ sum) -> post_act, in place on y.
-void PostOpsRef(const std::optional<std::string>& act, const NDArray* sum,
-                const std::optional<std::string>& post, const NDArray& y) {
-  if (act) RunRef("Activation", {{"act_type", *act}}, std::vector<NDArray>{y}, y);
+// A float as text that parses back to the same float (9 significant digits).
+std::string ExactFloat(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
+  return buf;
+}
+
+// act(y) -> (+ sum) -> post_act, in place on y (act 'clip': the clip op with act_min/act_max).
+template <typename P>
+void PostOpsRef(const P& p, const NDArray* sum, const NDArray& y) {
+  const std::optional<std::string>& act = p.act_type;
+  const std::optional<std::string>& post = p.postsum_act_type;
+  if (act && *act == "clip") {
+    RunRef("clip", {{"a_min", ExactFloat(*p.act_min)}, {"a_max", ExactFloat(*p.act_max)}},
+           std::vector<NDArray>{y}, y);
+  } else if (act) {
+    RunRef("Activation", {{"act_type", *act}}, std::vector<NDArray>{y}, y);
+  }
   if (sum) RunRef("elemwise_add", {}, std::vector<NDArray>{y, *sum}, y);
   if (post) RunRef("Activation", {{"act_type", *post}}, std::vector<NDArray>{y}, y);
 }
@@ -189,7 +223,7 @@ void FusedRef(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArra
   const Op& base = BaseOp<P>();
   NDArrayVec o{out[0]};
   (*base.FindKernel(kRef))(ctx, BaseAttrs(p), std::span<const NDArray>(v.data(), nb), o);
-  PostOpsRef(p.act_type, p.with_sum ? &v[nb] : nullptr, p.postsum_act_type, out[0]);
+  PostOpsRef(p, p.with_sum ? &v[nb] : nullptr, out[0]);
 }
 
 // ---- oneDNN with post-ops. ----
@@ -207,21 +241,30 @@ dnnl::algorithm EltwiseAlg(const std::string& t) {
   return dnnl::algorithm::eltwise_soft_relu;
 }
 
-dnnl::primitive_attr PostOpsAttr(const std::optional<std::string>& act, bool sum,
-                                 const std::optional<std::string>& post) {
+template <typename P>
+dnnl::primitive_attr PostOpsAttr(const P& p) {
   dnnl::post_ops po;
-  if (act) po.append_eltwise(1.f, EltwiseAlg(*act), 0.f, 0.f);
-  if (sum) po.append_sum(1.f);
-  if (post) po.append_eltwise(1.f, EltwiseAlg(*post), 0.f, 0.f);
+  // clip: oneDNN's eltwise_clip, alpha = lower and beta = upper bound.
+  if (p.act_type && *p.act_type == "clip")
+    po.append_eltwise(1.f, dnnl::algorithm::eltwise_clip, *p.act_min, *p.act_max);
+  else if (p.act_type)
+    po.append_eltwise(1.f, EltwiseAlg(*p.act_type), 0.f, 0.f);
+  if (p.with_sum) po.append_sum(1.f);
+  if (p.postsum_act_type) po.append_eltwise(1.f, EltwiseAlg(*p.postsum_act_type), 0.f, 0.f);
   dnnl::primitive_attr attr;
   attr.set_post_ops(po);
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
   return attr;
 }
 
-std::string PostOpsKey(const std::optional<std::string>& act, bool sum,
-                       const std::optional<std::string>& post) {
-  return StrCat(act.value_or("-"), sum ? "+sum" : "", post ? "+" + *post : "");
+template <typename P>
+std::string PostOpsKey(const P& p) {
+  // The bounds by their bits (exact).
+  const std::string bounds = p.act_min ? StrCat("[", std::bit_cast<uint32_t>(*p.act_min), ",",
+                                                std::bit_cast<uint32_t>(*p.act_max), "]")
+                                       : std::string();
+  return StrCat(p.act_type.value_or("-"), bounds, p.with_sum ? "+sum" : "",
+                p.postsum_act_type ? "+" + *p.postsum_act_type : "");
 }
 
 std::shared_ptr<Exec> MakeConv(const ConvGeom& g, bool bias, const SgConvParam& p) {
@@ -237,20 +280,40 @@ std::shared_ptr<Exec> MakeConv(const ConvGeom& g, bool bias, const SgConvParam& 
   }
   memory::desc x_any(xd, dt::f32, tag::any), y_any(yd, dt::f32, tag::any);
   memory::desc w_any(WeightDims(g), dt::f32, tag::any), b_md({g.CY}, dt::f32, tag::a);
-  auto desc =
-      bias ? convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
-                                       x_any, w_any, b_md, y_any, strides, dilates, pad_l, pad_r)
-           : convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
-                                       x_any, w_any, y_any, strides, dilates, pad_l, pad_r);
-  convolution_forward::primitive_desc pd(
-      desc, PostOpsAttr(p.act_type, p.with_sum, p.postsum_act_type), Engine());
+  const memory::desc x_user = ActDesc(g.N, g.CX, g.xs, g.nd, g.channels_last);
+  const memory::desc y_user = ActDesc(g.N, g.CY, g.ys, g.nd, g.channels_last);
+  auto make_pd = [&](const memory::desc& x, const memory::desc& y) {
+    auto desc =
+        bias ? convolution_forward::desc(prop_kind::forward_inference,
+                                         algorithm::convolution_direct, x, w_any, b_md, y, strides,
+                                         dilates, pad_l, pad_r)
+             : convolution_forward::desc(prop_kind::forward_inference,
+                                         algorithm::convolution_direct, x, w_any, y, strides,
+                                         dilates, pad_l, pad_r);
+    return convolution_forward::primitive_desc(desc, PostOpsAttr(p), Engine());
+  };
+  // Channels-last activations (OneDnnLayoutPass's chains): oneDNN's jit kernels for NHWC itself
+  // when it has them (on AVX2 the default pick is nChw8c, i.e. two reorders per call), else
+  // whatever layout it prefers, with reorders.
+  std::optional<convolution_forward::primitive_desc> pd;
+  if (g.channels_last) {
+    try {
+      pd = make_pd(x_user, y_user);
+      const std::string_view impl = pd->impl_info_str();
+      if (impl.find("jit") == std::string_view::npos || impl.find("gemm") != std::string_view::npos)
+        pd.reset();
+    } catch (const dnnl::error&) {
+      pd.reset();
+    }
+  }
+  if (!pd) pd = make_pd(x_any, y_any);
   auto e = std::make_shared<Exec>();
-  e->prim = convolution_forward(pd);
-  e->scratchpad = pd.scratchpad_desc();
-  e->Add(DNNL_ARG_SRC, ActDesc(g.N, g.CX, g.xs, g.nd, g.channels_last), pd.src_desc(), Dir::kIn);
-  e->Add(DNNL_ARG_WEIGHTS, WeightDesc(g), pd.weights_desc(), Dir::kIn);
-  if (bias) e->Add(DNNL_ARG_BIAS, b_md, pd.bias_desc(), Dir::kIn);
-  e->Add(DNNL_ARG_DST, ActDesc(g.N, g.CY, g.ys, g.nd, g.channels_last), pd.dst_desc(),
+  e->prim = convolution_forward(*pd);
+  e->scratchpad = pd->scratchpad_desc();
+  e->Add(DNNL_ARG_SRC, x_user, pd->src_desc(), Dir::kIn);
+  e->Add(DNNL_ARG_WEIGHTS, WeightDesc(g), pd->weights_desc(), Dir::kIn);
+  if (bias) e->Add(DNNL_ARG_BIAS, b_md, pd->bias_desc(), Dir::kIn);
+  e->Add(DNNL_ARG_DST, y_user, pd->dst_desc(),
          p.with_sum ? Dir::kInOut : Dir::kOut);  // the sum post-op reads dst
   return e;
 }
@@ -263,7 +326,7 @@ std::shared_ptr<Exec> MakeFc(int64_t M, int64_t K, int64_t H, bool bias, const S
       bias ? inner_product_forward::desc(prop_kind::forward_inference, x_md, w_md, b_md, y_md)
            : inner_product_forward::desc(prop_kind::forward_inference, x_md, w_md, y_md);
   inner_product_forward::primitive_desc pd(
-      desc, PostOpsAttr(p.act_type, p.with_sum, p.postsum_act_type), Engine());
+      desc, PostOpsAttr(p), Engine());
   auto e = std::make_shared<Exec>();
   e->prim = inner_product_forward(pd);
   e->scratchpad = pd.scratchpad_desc();
@@ -309,7 +372,7 @@ void SgConvDnnl(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDAr
   const bool bias = !p.no_bias;
   const backends::CacheKey key =
       dnn::WithGeom(backends::CacheKey("sgconv")(
-                        bias, dnn::PostOpsKey(p.act_type, p.with_sum, p.postsum_act_type)),
+                        bias, dnn::PostOpsKey(p)),
                     g);
   auto e = NoOtherAliasing(in, nb, out[0])
                ? dnn::GetOrNull<dnn::Exec>(key, [&] { return dnn::MakeConv(g, bias, p); })
@@ -348,7 +411,7 @@ void SgFcDnnl(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArra
       NoOtherAliasing(in, nb, out[0]) && M > 0
           ? dnn::GetOrNull<dnn::Exec>(
                 backends::CacheKey("sgfc")(
-                    bias, dnn::PostOpsKey(p.act_type, p.with_sum, p.postsum_act_type), M, K, H),
+                    bias, dnn::PostOpsKey(p), M, K, H),
                 [&] { return dnn::MakeFc(M, K, H, bias, p); })
           : nullptr;
   if (!e) return FusedRef<SgFcParam>(ctx, attrs, in, out);

@@ -10,7 +10,9 @@
 // several threads at once. A configuration oneDNN rejects is cached as "unsupported" and the
 // caller runs the reference kernel.
 //
-// Layout choice for channels-first (NCHW) data: the convolution forward is created from a
+// Layout choice for a forward convolution with one output position (a dense layer): the caller's
+// plain layouts on oneDNN's gemm kernel (no weight reorder per call). Otherwise, for
+// channels-first (NCHW) data: the convolution forward is created from a
 // forward_training descriptor, which selects the blocked (nChw16c) jit kernels whose reorders
 // from/to NCHW are much cheaper than the channels-last ones brgconv picks for forward_inference
 // (LeNet's 3x3 32->64 conv on 13x13: 6.3 vs 7.7 ms per batch of 128 including reorders; the
@@ -18,6 +20,7 @@
 // whose brgconv kernels take NHWC without any reorder.
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "ndarray/kernel_util.h"
@@ -48,6 +51,13 @@ bool AllF32(std::initializer_list<const NDArray*> arrays) {
 
 enum class ConvKind { kFwd, kFwdBias, kBwdData, kBwdWeight };
 
+// Whether every output spatial size is 1 (the convolution is a matrix product per sample).
+bool OneOutputPosition(const ConvGeom& g) {
+  for (int i = 0; i < g.nd; ++i)
+    if (g.ys[i] != 1) return false;
+  return true;
+}
+
 std::shared_ptr<Exec> MakeConv(const ConvGeom& g, ConvKind kind) {
   using namespace dnnl;
   const ConvDims cd(g);
@@ -59,6 +69,33 @@ std::shared_ptr<Exec> MakeConv(const ConvGeom& g, ConvKind kind) {
   memory::desc b_md({g.CY}, dt::f32, tag::a);
   primitive_attr attr = UserScratchpad();
   auto e = std::make_shared<Exec>();
+  if ((kind == ConvKind::kFwd || kind == ConvKind::kFwdBias) && OneOutputPosition(g)) {
+    // A dense layer written as a convolution (one output position, e.g. MobileNet's classifier):
+    // oneDNN's gemm kernel on the caller's plain layouts, so the (large) weight is not reordered
+    // on every call. Kept only when oneDNN has a non-reference kernel for these layouts.
+    try {
+      auto desc =
+          kind == ConvKind::kFwdBias
+              ? convolution_forward::desc(prop_kind::forward_inference,
+                                          algorithm::convolution_direct, x_user, w_user, b_md,
+                                          y_user, cd.strides, cd.dilates, cd.pad_l, cd.pad_r)
+              : convolution_forward::desc(prop_kind::forward_inference,
+                                          algorithm::convolution_direct, x_user, w_user, y_user,
+                                          cd.strides, cd.dilates, cd.pad_l, cd.pad_r);
+      convolution_forward::primitive_desc pd(desc, attr, Engine());
+      if (std::string_view(pd.impl_info_str()).substr(0, 3) != "ref") {
+        e->prim = convolution_forward(pd);
+        e->scratchpad = pd.scratchpad_desc();
+        e->Add(DNNL_ARG_SRC, x_user);
+        e->Add(DNNL_ARG_WEIGHTS, w_user);
+        if (kind == ConvKind::kFwdBias) e->Add(DNNL_ARG_BIAS, b_md);
+        e->Add(DNNL_ARG_DST, y_user, Dir::kOut);
+        return e;
+      }
+    } catch (const dnnl::error&) {
+      // No kernel for the plain layouts: the blocked path below.
+    }
+  }
   if (kind == ConvKind::kFwd || kind == ConvKind::kFwdBias) {
     // See the layout note at the top of the file.
     const prop_kind pk =

@@ -349,6 +349,25 @@ TEST(ConvErrors, MessagesNameOpAttributeAndShapes) {
         nd::Pooling(Ones({1, 1, 4, 4}), {.kernel = {2, 2}, .pool_type = "median"});
       },
       {"Pooling", "pool_type", "median"});
+  // The fused conv's clip bounds: required with act_type=clip, rejected without it, ordered.
+  const Op& sg = OpRegistry::Get("_sg_onednn_conv");
+  const AttrDict base{{"kernel", "(1, 1)"}, {"num_filter", "2"}};
+  auto with = [&](AttrDict extra) {
+    AttrDict a = base;
+    a.insert(extra.begin(), extra.end());
+    return a;
+  };
+  ExpectError([&] { OpAttrs::Parse(sg, with({{"act_type", "clip"}, {"act_min", "0"}})); },
+              {"_sg_onednn_conv", "act_type='clip' needs act_min and act_max"});
+  ExpectError([&] { OpAttrs::Parse(sg, with({{"act_type", "relu"}, {"act_max", "6"}})); },
+              {"_sg_onednn_conv", "act_min/act_max need act_type='clip'"});
+  ExpectError(
+      [&] {
+        OpAttrs::Parse(sg, with({{"act_type", "clip"}, {"act_min", "2"}, {"act_max", "1"}}));
+      },
+      {"_sg_onednn_conv", "act_min (2) must not exceed act_max (1)"});
+  EXPECT_NO_THROW(
+      OpAttrs::Parse(sg, with({{"act_type", "clip"}, {"act_min", "0"}, {"act_max", "6"}})));
 }
 
 // ---- The nd:: API. ----

@@ -1,7 +1,13 @@
 // OneDnnFusionPass: Convolution / FullyConnected with a following activation and/or residual add
 // become one op that oneDNN runs with post-ops (eltwise, sum, eltwise), MXNet's
-// _sg_onednn_conv / _sg_onednn_fully_connected subgraph ops.
+// _sg_onednn_conv / _sg_onednn_fully_connected subgraph ops. The activation right after the op
+// may also be clip(a_min <= a_max) (MobileNetV2's RELU6 is clip(0, 6); oneDNN's eltwise_clip), as
+// MXNet's oneDNN subgraph property fuses it.
+#include <optional>
+#include <string>
+#include <tuple>
 #include <unordered_set>
+#include <utility>
 
 #include "base/strings.h"
 #include "symbol/passes/passes.h"
@@ -18,6 +24,16 @@ std::string FusableActivation(const Node& n) {
   std::string t = AttrString(n, "act_type");
   if (t == "relu" || t == "sigmoid" || t == "tanh" || t == "softrelu") return t;
   return "";
+}
+
+// The bounds (a_min, a_max attribute text) of a clip node oneDNN's eltwise_clip post-op computes
+// (a_min <= a_max; an inverted range has clip's own ordering rule), or nullopt.
+std::optional<std::pair<std::string, std::string>> FusableClip(const Node& n) {
+  if (!n.op || n.op->name != "clip") return std::nullopt;
+  std::string lo = AttrString(n, "a_min"), hi = AttrString(n, "a_max");
+  float a = 0, b = 0;
+  if (!ParseAttrValue(lo, &a) || !ParseAttrValue(hi, &b) || !(a <= b)) return std::nullopt;
+  return std::make_pair(lo, hi);
 }
 
 // The single op node reading entry (n, 0), if (n, 0) has exactly one reader and is not a graph
@@ -65,7 +81,13 @@ PassResult OneDnnFusionPass(Graph& g) {
     NodeEntry sum;
     std::vector<Node*> chain;
     std::vector<std::string> pattern{is_conv ? "conv" : "fc"};  // "conv" alone: constant weight
+    std::optional<std::pair<std::string, std::string>> clip;
     if (Node* c = next(last); c && !(act = FusableActivation(*c)).empty()) {
+      last = c;
+      chain.push_back(c);
+      pattern.push_back(act);
+    } else if (c && (clip = FusableClip(*c))) {
+      act = "clip";
       last = c;
       chain.push_back(c);
       pattern.push_back(act);
@@ -93,6 +115,7 @@ PassResult OneDnnFusionPass(Graph& g) {
     // The fused node: the conv's attributes plus the post-ops.
     AttrDict params = n->attrs.ToDict();
     if (!act.empty()) params["act_type"] = act;
+    if (clip) std::tie(params["act_min"], params["act_max"]) = *clip;
     if (!post_act.empty()) params["postsum_act_type"] = post_act;
     // A pass-made constant weight (BatchNorm folding) never changes: the kernel may cache its
     // oneDNN layout.

@@ -8,6 +8,7 @@
 //   BatchNormFoldingPass   Convolution/FullyConnected -> BatchNorm (inference) -> new weights
 //   OneDnnFusionPass       Convolution/FullyConnected + activation / elementwise add -> one op
 //                          with oneDNN post-ops (_sg_onednn_conv, _sg_onednn_fully_connected)
+//   OneDnnLayoutPass       chains of fused convolutions -> channels-last between each other
 //   memory planning        symbol/passes/memory_plan.h (run by the executor per input signature)
 #pragma once
 
@@ -58,18 +59,28 @@ PassResult BatchNormFoldingPass(Graph& g);
 
 // Inference only. Fuses Convolution / FullyConnected with what follows it into
 // _sg_onednn_conv / _sg_onednn_fully_connected (registered by ndarray/ops/conv_fused.cc):
-//   op -> [Activation] -> [elemwise_add(., other)] -> [Activation]
+//   op -> [Activation | clip] -> [elemwise_add(., other)] -> [Activation]
 // where each fused value has no other reader. Activations: relu, sigmoid, tanh, softrelu (the
-// ones oneDNN's eltwise post-op computes). A Convolution whose weight is a constant (BatchNorm-
+// ones oneDNN's eltwise post-op computes); right after the op also clip with a_min <= a_max
+// (eltwise_clip; MobileNetV2's RELU6). A Convolution whose weight is a constant (BatchNorm-
 // folded) becomes _sg_onednn_conv even with nothing to fuse, with const_weight=True: its kernel
 // caches the weight in oneDNN's layout instead of reordering it on every call. The fused ops are
 // not differentiable.
 PassResult OneDnnFusionPass(Graph& g);
 
+// Inference only, after OneDnnFusionPass. Fused 2-D convolutions (_sg_onednn_conv, NCHW,
+// float32, constant weight) that feed each other through their data or sum inputs switch to
+// layout=NHWC, so oneDNN keeps the activations between them in the channels-last layout its
+// inference kernels take, without a reorder per convolution: the weights become transposed
+// constants (O, kh, kw, I/g), and transpose nodes convert the values entering and leaving such a
+// chain. Uses only existing ops; the results are unchanged.
+PassResult OneDnnLayoutPass(Graph& g);
+
 // ---- Pipelines. ----
 struct PipelineOptions {
   // "none" (or ""): no passes. "default": dead code, CSE, constant folding and, for inference,
-  // BatchNorm folding. "onednn": "default" plus oneDNN post-op fusion (inference).
+  // BatchNorm folding. "onednn": "default" plus oneDNN post-op fusion and channels-last chains
+  // of fused convolutions (inference).
   std::string backend = "default";
   // Allow passes to bake g.input_values in (BatchNorm folding). Off: only value-independent
   // rewrites.

@@ -314,6 +314,148 @@ TEST(OneDnnFusionPass, KeepsValuesOthersRead) {
   EXPECT_EQ(OneDnnFusionPass(s).added, 0);
 }
 
+// clip(a_min <= a_max) right after a conv / FC is the eltwise_clip post-op (MobileNetV2's RELU6);
+// an inverted range keeps clip's own ordering rule, so it stays a separate node.
+TEST(OneDnnFusionPass, FusesClipAfterTheOp) {
+  auto conv = [](const Symbol& in, const std::string& w) {
+    return Symbol::Create("Convolution", {in, var(w), var(w + "_b")},
+                          {{"kernel", "(3, 3)"}, {"num_filter", "4"}, {"pad", "(1, 1)"}});
+  };
+  auto clip = [](const Symbol& in, const char* lo, const char* hi) {
+    return Symbol::Create("clip", {in}, {{"a_min", lo}, {"a_max", hi}});
+  };
+  Symbol y = clip(conv(var("data"), "w1"), "0", "6");            // RELU6
+  Symbol z = clip(conv(y, "w2"), "-0.25", "0.75") + y;          // clip + add
+  Symbol out = clip(conv(z, "w3"), "1", "0.5");                  // inverted: not fused
+  Symbol fc = Symbol::Create("FullyConnected", {out, var("fw"), var("fb")}, {{"num_hidden", "3"}});
+  Symbol head = clip(fc, "-1", "1.5");
+  // Inputs large enough that every clip cuts on both sides.
+  std::map<std::string, NDArray> v{{"data", F32(Shape{2, 3, 6, 6}, 1, -3, 3)},
+                                   {"w1", F32(Shape{4, 3, 3, 3}, 2)},
+                                   {"w1_b", F32(Shape{4}, 3)},
+                                   {"w2", F32(Shape{4, 4, 3, 3}, 4)},
+                                   {"w2_b", F32(Shape{4}, 5)},
+                                   {"w3", F32(Shape{4, 4, 3, 3}, 6)},
+                                   {"w3_b", F32(Shape{4}, 7)},
+                                   {"fw", F32(Shape{3, 144}, 8)},
+                                   {"fb", F32(Shape{3}, 9)}};
+  Graph g = InferenceGraph(head, v);
+  PassResult r = OneDnnFusionPass(g);
+  EXPECT_NE(r.summary.find("1 conv+clip,"), std::string::npos) << r.summary;
+  EXPECT_NE(r.summary.find("1 conv+clip+add"), std::string::npos) << r.summary;
+  EXPECT_NE(r.summary.find("1 fc+clip"), std::string::npos) << r.summary;
+  EXPECT_EQ(CountOp(g.symbol, "_sg_onednn_conv"), 2);
+  EXPECT_EQ(CountOp(g.symbol, "clip"), 1);  // the inverted one
+  for (const auto& n : g.symbol.TopoNodes())
+    if (n->op && n->op->name == "_sg_onednn_conv" && !n->params.count("with_sum")) {
+      EXPECT_EQ(AttrString(*n, "act_type"), "clip");
+      EXPECT_EQ(std::stof(n->params.at("act_min")), 0.f);
+      EXPECT_EQ(std::stof(n->params.at("act_max")), 6.f);
+    }
+  // Fused (oneDNN eltwise_clip) against the separate ops, within 1e-5 relative.
+  ExpectSameOutputs(head, g, v, 1e-5, 1e-5);
+  auto back = Symbol::fromjson(g.symbol.tojson());
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(CountOp(*back, "_sg_onednn_conv"), 2);
+}
+
+// ---- oneDNN channels-last chains. ----
+
+// A MobileNetV2-style block: conv-BN-RELU6, depthwise conv-BN-RELU6, 1x1 conv-BN + residual,
+// read by pooling and as a graph output.
+Symbol InvertedResidual() {
+  int k = 0;
+  auto conv_bn = [&](const Symbol& in, int kernel, int groups) {
+    const std::string p = StrCat("c", k++);
+    Symbol c = Symbol::Create("Convolution", {in, var(p + "_w")},
+                              {{"kernel", StrCat("(", kernel, ", ", kernel, ")")},
+                               {"pad", kernel == 3 ? "(1, 1)" : "(0, 0)"},
+                               {"num_filter", "8"},
+                               {"num_group", StrCat(groups)},
+                               {"no_bias", "True"}});
+    return Symbol::Create("BatchNorm",
+                          {c, var(p + "_g"), var(p + "_b"), var(p + "_m"), var(p + "_v")},
+                          {{"fix_gamma", "False"}});
+  };
+  auto relu6 = [](const Symbol& s) {
+    return Symbol::Create("clip", {s}, {{"a_min", "0"}, {"a_max", "6"}});
+  };
+  Symbol a = relu6(conv_bn(var("data"), 3, 1));
+  Symbol b = relu6(conv_bn(a, 3, 8));
+  Symbol c = Symbol::Create("elemwise_add", {conv_bn(b, 1, 1), a});
+  Symbol pool = Symbol::Create("Pooling", {c}, {{"global_pool", "True"}, {"pool_type", "avg"},
+                                                {"kernel", "(1, 1)"}});
+  return Symbol::Group({pool, c});
+}
+
+std::map<std::string, NDArray> InvertedResidualValues() {
+  std::map<std::string, NDArray> v{{"data", F32(Shape{2, 3, 6, 6}, 1, -2, 2)}};
+  const Shape ws[] = {Shape{8, 3, 3, 3}, Shape{8, 1, 3, 3}, Shape{8, 8, 1, 1}};
+  for (int k = 0; k < 3; ++k) {
+    const std::string p = StrCat("c", k);
+    v[p + "_w"] = F32(ws[k], 10 * k + 1);
+    v[p + "_g"] = F32(Shape{8}, 10 * k + 2, 0.5, 2);
+    v[p + "_b"] = F32(Shape{8}, 10 * k + 3);
+    v[p + "_m"] = F32(Shape{8}, 10 * k + 4);
+    v[p + "_v"] = F32(Shape{8}, 10 * k + 5, 0.5, 2);
+  }
+  return v;
+}
+
+TEST(OneDnnLayoutPass, ChainsOfFusedConvsRunChannelsLast) {
+  Symbol s = InvertedResidual();
+  auto v = InvertedResidualValues();
+  for (bool fold : {true, false}) {
+    SCOPED_TRACE(StrCat("fold_input_values=", fold));
+    Graph g = InferenceGraph(s, v);
+    auto results = RunPipeline(g, {.backend = "onednn", .fold_input_values = fold});
+    const std::string report = FormatReport(results);
+    EXPECT_NE(report.find("onednn_layout"), std::string::npos) << report;
+    EXPECT_EQ(CountOp(g.symbol, "_sg_onednn_conv"), fold ? 3 : 0) << report;
+    if (!fold) continue;  // BatchNorm stays unfolded: no fused convs, nothing to convert
+    int nhwc = 0;
+    for (const auto& n : g.symbol.TopoNodes())
+      if (n->op && n->op->name == "_sg_onednn_conv") nhwc += AttrString(*n, "layout") == "NHWC";
+    EXPECT_EQ(nhwc, 3) << report;
+    // Transposes: the image in; the block's output back, once for both readers.
+    EXPECT_EQ(CountOp(g.symbol, "transpose"), 2) << report;
+    ExpectSameOutputs(s, g, v, 1e-5, 1e-5);
+  }
+}
+
+TEST(OneDnnLayoutPass, LeavesConvsWhoseWeightsAreNotConstants) {
+  // Fused convs (relu post-op) whose weights are plain inputs: a channels-last chain would need a
+  // weight transpose on every call.
+  auto conv = [](const Symbol& in, const std::string& w) {
+    Symbol c = Symbol::Create("Convolution", {in, var(w), var(w + "_b")},
+                              {{"kernel", "(3, 3)"}, {"num_filter", "4"}, {"pad", "(1, 1)"}});
+    return Symbol::Create("Activation", {c}, {{"act_type", "relu"}});
+  };
+  Symbol s = conv(conv(var("data"), "w1"), "w2");
+  std::map<std::string, NDArray> v{{"data", F32(Shape{1, 4, 5, 5}, 1)},
+                                   {"w1", F32(Shape{4, 4, 3, 3}, 2)},
+                                   {"w1_b", F32(Shape{4}, 3)},
+                                   {"w2", F32(Shape{4, 4, 3, 3}, 4)},
+                                   {"w2_b", F32(Shape{4}, 5)}};
+  Graph g = InferenceGraph(s, v);
+  EXPECT_EQ(OneDnnFusionPass(g).added, 2);
+  PassResult r = OneDnnLayoutPass(g);
+  EXPECT_EQ(r.rewritten, 0) << r.summary;
+  EXPECT_EQ(CountOp(g.symbol, "transpose"), 0) << r.summary;
+  // A lone fused conv with a constant weight is left as it is too; so is a training graph.
+  auto iv = InvertedResidualValues();
+  Symbol one = Symbol::Create("clip", {Symbol::Create("BatchNorm", {Symbol::Create("Convolution",
+      {var("data"), var("c0_w")}, {{"kernel", "(3, 3)"}, {"num_filter", "8"}, {"no_bias", "True"}}),
+      var("c0_g"), var("c0_b"), var("c0_m"), var("c0_v")})}, {{"a_min", "0"}, {"a_max", "6"}});
+  Graph o = InferenceGraph(one, iv);
+  RunPipeline(o, {.backend = "onednn"});
+  EXPECT_EQ(CountOp(o.symbol, "_sg_onednn_conv"), 1);
+  EXPECT_EQ(CountOp(o.symbol, "transpose"), 0);
+  Graph t = InferenceGraph(s, v);
+  t.inference = false;
+  EXPECT_TRUE(OneDnnLayoutPass(t).skipped);
+}
+
 // ---- Every pass on random graphs. ----
 TEST(Passes, EachPassPreservesOutputsOnRandomGraphs) {
   using PassFn = PassResult (*)(Graph&);

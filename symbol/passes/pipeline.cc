@@ -31,7 +31,10 @@ std::vector<PassResult> RunPipeline(Graph& g, const PipelineOptions& o) {
       out.push_back(BatchNormFoldingPass(g));
       std::swap(saved, g.input_values);
     }
-    if (fuse) out.push_back(OneDnnFusionPass(g));
+    if (fuse) {
+      out.push_back(OneDnnFusionPass(g));
+      out.push_back(OneDnnLayoutPass(g));
+    }
   }
   out.push_back(DeadCodePass(g));
   return out;

@@ -116,7 +116,12 @@ TEST_F(ResNet20, PassesRemoveAndFuseNodes) {
   EXPECT_EQ(by_pass["onednn_fusion"].added, 21) << by_pass["onednn_fusion"].summary;
   EXPECT_EQ(by_pass["onednn_fusion"].removed, 21 + 18 + 9);
   // What MXNet's own oneDNN partitioning leaves: 23 nodes (it also wraps the lone FC).
-  EXPECT_EQ(rep.nodes_after, ref_["op_nodes_mkldnn"].get<int>());
+  EXPECT_EQ(by_pass["onednn_fusion"].nodes_after, ref_["op_nodes_mkldnn"].get<int>());
+  // The 21 fused convolutions form one channels-last chain: a transpose in (the image) and one
+  // out (to the pooling).
+  EXPECT_EQ(by_pass["onednn_layout"].rewritten, 21) << by_pass["onednn_layout"].summary;
+  EXPECT_EQ(by_pass["onednn_layout"].added, 2) << by_pass["onednn_layout"].summary;
+  EXPECT_EQ(rep.nodes_after, ref_["op_nodes_mkldnn"].get<int>() + 2);
   Symbol opt = op.optimized_symbol();
   EXPECT_EQ(CountOp(opt, "_sg_onednn_conv"), 21);
   EXPECT_EQ(CountOp(opt, "Convolution"), 0);

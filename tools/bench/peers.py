@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Side-by-side inference benchmark: ours (`mxnet benchmark`, hybridized with static_alloc +
-static_shape, and imperative), real MXNet 1.9.1 (hybridized, static_alloc/static_shape), ONNX
+static_shape and its default --backend onednn graph passes, and imperative), real MXNet 1.9.1 (hybridized, static_alloc/static_shape), ONNX
 Runtime (torchvision's torch.onnx export of the same architecture) and PyTorch eager
 (torchvision), on the same machine, in the same run, with the same thread count.
 

@@ -2,6 +2,7 @@
 // built and fed (--model, --classes, --input-shape), so they live in one file.
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -33,6 +34,9 @@ ABSL_FLAG(std::string, format, "mxnet",
 ABSL_FLAG(int64_t, opset, 13, "ONNX opset of --format onnx (13..17)");
 ABSL_FLAG(bool, dynamic_batch, true, "--format onnx: dim 0 of the input and output is symbolic");
 ABSL_FLAG(int64_t, warmup, 3, "untimed forwards before timing");
+ABSL_FLAG(std::string, backend, "onednn",
+          "graph passes of the hybridized net (HybridizeOptions::backend): onednn (BatchNorm "
+          "folding, post-op fusion, channels-last conv chains), default, or none");
 
 namespace mxnet::cli {
 namespace {
@@ -256,9 +260,12 @@ double Quantile(const std::vector<double>& v, double q) {
 // wait_to_read of the output. The shape is (--batch-size, 3, S, S) with S as for summary, or
 // --input-shape N,C,H,W (its N must agree with --batch-size when both are given; default batch 1).
 // --hybridize (default; --nohybridize runs imperatively) uses the cached graph with static_alloc
-// and static_shape. Prints the median / p10 / p90 milliseconds per batch and the throughput in
-// images/s from the median. Errors: unknown model, --batch-size or --iters < 1,
-// --warmup < 0, a forward's error.
+// and static_shape and the graph passes of --backend (default onednn: BatchNorm folding, oneDNN
+// post-op fusion, channels-last convolution chains; none: the traced graph as is). Prints the
+// median / p10 / p90 milliseconds per batch, the throughput in images/s from the median, and the
+// median process CPU time per batch (all threads; on a loaded machine with one thread it shows
+// the work better than the wall time). Errors: unknown model, --batch-size or --iters < 1,
+// --warmup < 0, an unknown --backend, a forward's error.
 absl::Status RunBenchmark(const std::vector<std::string>&) {
   MX_ASSIGN_OR_RETURN(std::string name, ModelName());
   int64_t batch = absl::GetFlag(FLAGS_batch_size);
@@ -276,30 +283,43 @@ absl::Status RunBenchmark(const std::vector<std::string>&) {
   }
   MX_ASSIGN_OR_RETURN(Device dev, ParseDevice(absl::GetFlag(FLAGS_device)));
   const bool hybrid = absl::GetFlag(FLAGS_hybridize);
+  std::string backend = absl::GetFlag(FLAGS_backend);
+  if (backend == "none") backend.clear();
   MX_ASSIGN_OR_RETURN(auto net, BuildModel(name));
-  std::vector<double> ms;
+  std::vector<double> ms, cpu_ms;
+  auto cpu_now = [] {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
+  };
   MX_RETURN_IF_ERROR(StatusFromCall([&] {
     net->initialize(nullptr, {dev});
-    if (hybrid) net->hybridize(true, {.static_alloc = true, .static_shape = true});
+    if (hybrid)
+      net->hybridize(true, {.static_alloc = true, .static_shape = true, .backend = backend});
     NDArray x = NDArray::Full(shape, 0.0, dev);
     for (int64_t i = 0; i < warmup; ++i) (*net)(x).wait_to_read();
     for (int64_t i = 0; i < iters; ++i) {
+      const double c0 = cpu_now();
       auto t0 = std::chrono::steady_clock::now();
       (*net)(x).wait_to_read();
       ms.push_back(
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      cpu_ms.push_back(cpu_now() - c0);
     }
   }));
   std::sort(ms.begin(), ms.end());
+  std::sort(cpu_ms.begin(), cpu_ms.end());
   const double median = Quantile(ms, 0.5);
-  std::printf("%s, input %s, %s, %s: %lld timed iterations after %lld warm-up\n", name.c_str(),
+  std::printf("%s, input %s, %s%s, %s: %lld timed iterations after %lld warm-up\n", name.c_str(),
               shape.ToString().c_str(), hybrid ? "hybridized" : "imperative",
+              hybrid ? StrCat(" (backend ", backend.empty() ? "none" : backend, ")").c_str() : "",
               dev.ToString().c_str(), static_cast<long long>(iters),
               static_cast<long long>(warmup));
   std::printf("latency per batch: median %.3f ms, p10 %.3f ms, p90 %.3f ms\n", median,
               Quantile(ms, 0.1), Quantile(ms, 0.9));
   std::printf("throughput: %.1f images/s (batch %lld / median)\n",
               static_cast<double>(batch) * 1000.0 / median, static_cast<long long>(batch));
+  std::printf("cpu time per batch: median %.3f ms (all threads)\n", Quantile(cpu_ms, 0.5));
   return absl::OkStatus();
 }
 
@@ -377,16 +397,20 @@ const int kBenchmark = RegisterCommand(
     {"benchmark",
      "inference latency and throughput of a model-zoo net",
      "usage: mxnet benchmark --model NAME [--batch-size 1] [--hybridize|--nohybridize]\n"
+     "                       [--backend onednn|default|none]\n"
      "                       [--iters 20] [--warmup 3] [--input-shape N,C,H,W]\n"
      "                       [--classes 1000] [--device cpu]\n\n"
      "Runs --warmup untimed and then --iters timed forwards of NAME (random weights) on zeros\n"
      "of (batch-size, 3, 224, 224) (299 for inceptionv3; or --input-shape, whose N must match\n"
      "--batch-size), each waited for with wait_to_read, and prints the median, p10 and p90\n"
-     "milliseconds per batch and images/s from the median. --hybridize (the default) runs the\n"
-     "cached graph with static_alloc/static_shape; --nohybridize runs imperatively.\n",
+     "milliseconds per batch, images/s from the median and the median CPU time per batch.\n"
+     "--hybridize (the default) runs the cached graph with static_alloc/static_shape and the\n"
+     "graph passes of --backend (onednn: BatchNorm folding, oneDNN post-op fusion, channels-last\n"
+     "convolution chains; none: the traced graph as is); --nohybridize runs imperatively.\n",
      {{.flag = Ref(FLAGS_model), .help = kModelHelp, .required = true},
       {.flag = Ref(FLAGS_batch_size), .help = "images per forward", .default_value = "1"},
       {.flag = Ref(FLAGS_hybridize)},
+      {.flag = Ref(FLAGS_backend)},
       {.flag = Ref(FLAGS_iters)},
       {.flag = Ref(FLAGS_warmup)},
       {.flag = Ref(FLAGS_input_shape),
