@@ -39,7 +39,7 @@ target_config() {
     ndarray_params_fuzzer|c_api_ndarray_fuzzer)
       SEEDS=("${params[@]}"); DICT=tools/fuzz/dicts/ndarray.dict; MALLOC_MB=256
       # The C ABI has no densify cap: LoadOptions's default, 1 GiB, is the bound (finding #6).
-      [ "$1" = c_api_ndarray_fuzzer ] && MALLOC_MB=1100 ;;
+      if [ "$1" = c_api_ndarray_fuzzer ]; then MALLOC_MB=1100; fi ;;
     ndarray_npy_fuzzer)
       SEEDS=(ndarray/testdata/io ndarray/testdata/fuzz); DICT=tools/fuzz/dicts/ndarray.dict
       MALLOC_MB=256 ;;
@@ -111,8 +111,8 @@ for t in "${targets[@]}"; do
     execs=$((execs + ${e:-0}))
     new="$(comm -13 <(echo "$before") <(ls "$d/artifacts" | sort) | head -1)"
     ((rc == 0)) && break
-    if [[ "$new" == timeout-* ]] && { timeout 10 "${BIN[$t]}" -timeout=1 "$d/artifacts/$new" >/dev/null 2>&1 ||
-                                     timeout 10 "${BIN[$t]}" -timeout=1 "$d/artifacts/$new" >/dev/null 2>&1; }; then
+    if [[ "$new" == timeout-* ]] && { timeout 60 "${BIN[$t]}" -timeout=1 "$d/artifacts/$new" >/dev/null 2>&1 ||
+                                     timeout 60 "${BIN[$t]}" -timeout=1 "$d/artifacts/$new" >/dev/null 2>&1; }; then
       echo "   spurious timeout (replays alone in < 1 s): $new" | tee -a "$log" >&2
       mv "$d/artifacts/$new" "$d/artifacts/spurious-$new"; spurious=$((spurious + 1))
       continue
