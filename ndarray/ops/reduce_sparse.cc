@@ -90,8 +90,8 @@ std::vector<int64_t> RetainRows(const NDArray& indices, int64_t rows) {
   for (double x : v) {
     int64_t i = static_cast<int64_t>(x);
     if (i < 0 || i >= rows)
-      MX_THROW(absl::StatusCode::kInvalidArgument, "_sparse_retain: index ", x,
-               " is outside [0, ", rows, ")");
+      MX_THROW(absl::StatusCode::kInvalidArgument, "_sparse_retain: index ", x, " is outside [0, ",
+               rows, ")");
     r.push_back(i);
   }
   std::sort(r.begin(), r.end());
@@ -119,8 +119,8 @@ void RetainDense(const OpContext&, const OpAttrs&, std::span<const NDArray> in,
                  std::span<const NDArray> out) {
   const NDArray& x = in[0];
   std::vector<int64_t> keep = RetainRows(in[1], x.shape()[0]);
-  size_t row = static_cast<size_t>(x.size() / std::max<int64_t>(x.shape()[0], 1)) *
-               DTypeSize(x.dtype());
+  size_t row =
+      static_cast<size_t>(x.size() / std::max<int64_t>(x.shape()[0], 1)) * DTypeSize(x.dtype());
   std::vector<char> src(x.nbytes()), dst(x.nbytes(), 0);
   x.SyncCopyToCPU(src.data(), src.size());
   for (int64_t r : keep) std::copy_n(src.data() + r * row, row, dst.data() + r * row);

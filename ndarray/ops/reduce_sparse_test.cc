@@ -64,8 +64,9 @@ TEST(SparseOps, OurDifferencesFromMXNet) {
   NDArray rows = NDArray::FromVector<float>({1, 2, 0, 0, 3, 4}, Shape({3, 2}));
   NDArray rsp = rows.tostype(StorageType::kRowSparse);
   // Unsorted, repeated indices give a valid (sorted) row_sparse array.
-  NDArray r = Invoke("_sparse_retain",
-                     std::vector<NDArray>{rsp, NDArray::FromVector<int64_t>({2, 0, 2}, Shape({3}))})[0];
+  NDArray r =
+      Invoke("_sparse_retain",
+             std::vector<NDArray>{rsp, NDArray::FromVector<int64_t>({2, 0, 2}, Shape({3}))})[0];
   EXPECT_EQ(r.indices().ToVector<int64_t>(), (std::vector<int64_t>{0, 2}));
   EXPECT_EQ(r.ToVector<float>(), (std::vector<float>{1, 2, 0, 0, 3, 4}));
   EXPECT_THAT(testing::ErrorOf([&] {
