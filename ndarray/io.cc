@@ -628,7 +628,7 @@ class ListParser : public Reader {
             return Corrupt(StrCat("csr column index ", j, " is ", c, ", outside [0, ", cols, ")"));
           if (!keep)
             std::memcpy(dense.data() + (static_cast<size_t>(r) * cols + c) * es,
-                      values.data() + static_cast<size_t>(j) * es, es);
+                        values.data() + static_cast<size_t>(j) * es, es);
         }
       }
     }
@@ -1127,7 +1127,8 @@ absl::Status Validate(const std::vector<Item>& items, bool named, const SaveOpti
                                                  FileFormatName(opt.format), " files cannot hold"));
       continue;
     }
-    if (a.is_sparse() && (opt.format != FileFormat::kNDArrayList || opt.version != RecordVersion::kV2))
+    if (a.is_sparse() &&
+        (opt.format != FileFormat::kNDArrayList || opt.version != RecordVersion::kV2))
       return absl::InvalidArgumentError(
           StrCat("save: ", ItemLabel(items, i), " is ", StorageTypeName(a.stype()),
                  ", which only V2 records of .params/.nd files hold (MXNet 1.x's sparse layout)"));

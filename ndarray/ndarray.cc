@@ -492,8 +492,8 @@ std::string NDArray::ToString() const {
   if (is_sparse()) {  // MXNet prints the class, shape and context only
     std::string dims;
     for (int d = 0; d < s.ndim(); ++d) StrAppend(&dims, d ? "x" : "", s[d]);
-    return StrCat("<", stype() == StorageType::kCSR ? "CSRNDArray" : "RowSparseNDArray", " ",
-                  dims, " @", device().ToString(), ">");
+    return StrCat("<", stype() == StorageType::kCSR ? "CSRNDArray" : "RowSparseNDArray", " ", dims,
+                  " @", device().ToString(), ">");
   }
   std::vector<double> v = ToVector<double>();
   bool is_float = IsFloatingPoint(dtype());

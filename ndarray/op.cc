@@ -374,7 +374,8 @@ bool AnySparse(std::span<const NDArray> xs) {
 
 std::string StypeList(std::span<const NDArray> xs) {
   std::string s = "[";
-  for (size_t i = 0; i < xs.size(); ++i) StrAppend(&s, i ? ", " : "", StorageTypeName(xs[i].stype()));
+  for (size_t i = 0; i < xs.size(); ++i)
+    StrAppend(&s, i ? ", " : "", StorageTypeName(xs[i].stype()));
   return s + "]";
 }
 
@@ -424,8 +425,7 @@ std::optional<NDArrayVec> TryStorageKernel(const Op& op, const OpAttrs& attrs,
   if (!op.infer_storage_type || dev.type != DeviceType::kCPU) return std::nullopt;
   absl::InlinedVector<StorageType, 4> in_st, out_st(op.NumOutputs(attrs), StorageType::kDefault);
   for (const NDArray& x : inputs) in_st.push_back(x.stype());
-  if (!op.infer_storage_type(attrs, in_st, std::span<StorageType>(out_st)))
-    return std::nullopt;
+  if (!op.infer_storage_type(attrs, in_st, std::span<StorageType>(out_st))) return std::nullopt;
   ShapeVec out_s;
   DTypeVec out_t;
   InferOutputsFromData(op, attrs, inputs, &out_s, &out_t);

@@ -245,7 +245,7 @@ class Op {
   FInferShape infer_shape;
   FInferType infer_type;                      // default: all inputs and outputs share one dtype
   FInferShapeFromData infer_shape_from_data;  // set only for data-dependent output shapes
-  FInferStorageType infer_storage_type;  // set only for ops with a sparse kernel
+  FInferStorageType infer_storage_type;       // set only for ops with a sparse kernel
   FCompute storage_kernel;
   FGradient gradient;
   bool grad_uses_inputs = true, grad_uses_outputs = true;

@@ -60,8 +60,8 @@ NDArray IndexCopy(const NDArray& a, std::string_view fn, std::string_view part) 
   if (a.is_sparse())
     MX_THROW(absl::StatusCode::kInvalidArgument, fn, ": ", part, " must be a dense array");
   if (IsFloatingPoint(a.dtype()) || a.dtype() == DType::kBool)
-    MX_THROW(absl::StatusCode::kInvalidArgument, fn, ": ", part, " must have an integer dtype, got ",
-             DTypeName(a.dtype()));
+    MX_THROW(absl::StatusCode::kInvalidArgument, fn, ": ", part,
+             " must have an integer dtype, got ", DTypeName(a.dtype()));
   if (a.ndim() != 1)
     MX_THROW(absl::StatusCode::kInvalidArgument, fn, ": ", part, " must be 1-d, got shape ",
              a.shape().ToString());
@@ -95,8 +95,8 @@ std::string CheckRowSparse(const Shape& shape, const std::vector<int64_t>& idx) 
     if (idx[k] < 0 || idx[k] >= shape[0])
       return StrCat("row index ", k, " is ", idx[k], ", outside [0, ", shape[0], ")");
     if (k && idx[k] <= idx[k - 1])
-      return StrCat("row indices must be strictly ascending: index ", k, " is ", idx[k],
-                    " after ", idx[k - 1]);
+      return StrCat("row indices must be strictly ascending: index ", k, " is ", idx[k], " after ",
+                    idx[k - 1]);
   }
   return "";
 }
@@ -151,8 +151,8 @@ std::vector<bool> NonZero(const NDArray& x) {
 
 NDArray DenseToCsr(const NDArray& x) {
   if (x.ndim() != 2)
-    MX_THROW(absl::StatusCode::kInvalidArgument,
-             "cast_storage: csr needs a 2-d array, got shape ", x.shape().ToString());
+    MX_THROW(absl::StatusCode::kInvalidArgument, "cast_storage: csr needs a 2-d array, got shape ",
+             x.shape().ToString());
   int64_t rows = x.shape()[0], cols = x.shape()[1];
   size_t es = DTypeSize(x.dtype());
   std::vector<char> bytes = HostBytes(x);
@@ -215,8 +215,8 @@ NDArray NDArray::indices() const {
 NDArray NDArray::indptr() const {
   const SparseAux& s = AuxOf(*this, "indptr");
   if (s.stype != StorageType::kCSR)
-    MX_THROW(absl::StatusCode::kInvalidArgument, "indptr: only csr arrays have indptr, this one is ",
-             StorageTypeName(s.stype));
+    MX_THROW(absl::StatusCode::kInvalidArgument,
+             "indptr: only csr arrays have indptr, this one is ", StorageTypeName(s.stype));
   return s.aux[kCSRIndPtr];
 }
 
@@ -262,8 +262,7 @@ NDArray row_sparse_array(const NDArray& data, const NDArray& indices, const Shap
     MX_THROW(absl::StatusCode::kInvalidArgument, fn, ": shape must be known and at least 1-d, got ",
              shape.ToString());
   NDArray idx = IndexCopy(indices, fn, "indices");
-  if (data.is_none() || data.is_sparse() ||
-      data.shape() != RowShape(shape, idx.shape()[0]))
+  if (data.is_none() || data.is_sparse() || data.shape() != RowShape(shape, idx.shape()[0]))
     MX_THROW(absl::StatusCode::kInvalidArgument, fn, ": data must be a dense array of shape ",
              RowShape(shape, idx.shape()[0]).ToString(), " (indices has ", idx.size(),
              " rows), got ", data.is_none() ? std::string("none") : data.shape().ToString());

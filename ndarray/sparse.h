@@ -2,8 +2,8 @@
 // "CSRNDArray" / "RowSparseNDArray"). A sparse array's shape() is its logical (dense) shape; the
 // stored parts are, as in MXNet:
 //   csr (2-d, rows x cols):  data (nnz,) values, in row-major order of their positions;
-//                            indptr (rows + 1,) int64: row r's entries are [indptr[r], indptr[r+1]);
-//                            indices (nnz,) int64 column of each value.
+//                            indptr (rows + 1,) int64: row r's entries are [indptr[r],
+//                            indptr[r+1]); indices (nnz,) int64 column of each value.
 //   row_sparse (>= 1-d):     data (k, shape[1:]...) the stored rows; indices (k,) int64 their row
 //                            numbers, strictly ascending.
 // Aux arrays are always int64 here (MXNet's default). Values have the array's dtype.

@@ -91,7 +91,9 @@ TEST(Sparse, BadPartsAreRefusedNamingWhatIsWrong) {
                 csr_matrix(F32({1}, Shape({1})), F32({0}, Shape({1})), I64({0, 1}), Shape({1, 1}));
               }),
               HasSubstr("indices must have an integer dtype, got float32"));
-  EXPECT_THAT(ErrorOf([] { csr_matrix(F32({1}, Shape({1})), I64({0}), I64({0, 1}), Shape({1})); }),
+  EXPECT_THAT(ErrorOf([] {
+                csr_matrix(F32({1}, Shape({1})), I64({0}), I64({0, 1}), Shape({1}));
+              }),
               HasSubstr("shape must be 2-d"));
   auto rsp = [](std::vector<int64_t> idx) {
     return ErrorOf([&] {
@@ -102,8 +104,11 @@ TEST(Sparse, BadPartsAreRefusedNamingWhatIsWrong) {
   EXPECT_THAT(rsp({2, 1}), HasSubstr("strictly ascending: index 1 is 1 after 2"));
   EXPECT_THAT(rsp({1, 1}), HasSubstr("strictly ascending"));
   EXPECT_THAT(rsp({4}), HasSubstr("row index 0 is 4, outside [0, 4)"));
-  EXPECT_THAT(ErrorOf([] { row_sparse_array(F32({1, 2}, Shape({1, 2})), I64({0}), Shape({4, 3})); }),
-              HasSubstr("data must be a dense array of shape (1, 3) (indices has 1 rows), got (1, 2)"));
+  EXPECT_THAT(
+      ErrorOf([] {
+        row_sparse_array(F32({1, 2}, Shape({1, 2})), I64({0}), Shape({4, 3}));
+      }),
+      HasSubstr("data must be a dense array of shape (1, 3) (indices has 1 rows), got (1, 2)"));
 }
 
 TEST(Sparse, CastStorageAllWays) {
@@ -266,9 +271,10 @@ TEST(SparseDispatch, DenseOpsFallBackToDenseAndLogOnce) {
 TEST(SparseDispatch, SparseInputUpdatedInPlaceIsRefused) {
   const Op& op = OpRegistry::Get("_sparse_test_update");
   NDArray w = SampleCsr();
-  EXPECT_THAT(
-      ErrorOf([&] { Invoke(op, OpAttrs(), std::vector<NDArray>{w, NDArray::Full({3, 3}, 1)}); }),
-      HasSubstr("is csr and updated in place, which needs a sparse kernel"));
+  EXPECT_THAT(ErrorOf([&] {
+                Invoke(op, OpAttrs(), std::vector<NDArray>{w, NDArray::Full({3, 3}, 1)});
+              }),
+              HasSubstr("is csr and updated in place, which needs a sparse kernel"));
 }
 
 TEST(SparseDispatch, StorageKernelRunsForItsStorageTypes) {

@@ -16,6 +16,7 @@
 #include "ndarray/ops/reduce_api.h"
 #include "ndarray/ops/reduce_internal.h"
 #include "ndarray/ops/reduce_params.h"
+#include "ndarray/ops/reduce_sparse.h"
 
 namespace mxnet::ops {
 namespace {
@@ -234,6 +235,7 @@ MX_REGISTER_OP(dot)
     .set_infer_shape(DotShape)
     .set_kernel({DeviceType::kCPU, Backend::kReference}, DotKernel(false))
     .set_kernel({DeviceType::kCPU, Backend::kOptimized}, DotKernel(true), FloatInputs)
+    .set_storage_kernel(DotInferStorage, DotCsrKernel)  // csr lhs (reduce_sparse.cc)
     .set_gradient(DotGrad, true, false);
 
 // ---- batch_dot ----

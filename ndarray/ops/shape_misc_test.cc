@@ -140,8 +140,11 @@ TEST(CastStorage, AllWaysBetweenDefaultCsrAndRowSparse) {
   EXPECT_EQ(same.stype(), StorageType::kCSR);
   EXPECT_FALSE(same.shares_storage(c));
   EXPECT_EQ(V(same), V(x));
-  std::string e = ErrorOf([&] { nd::cast_storage(M({1, 2, 3}, {3}), "csr"); },
-                          absl::StatusCode::kInvalidArgument);
+  std::string e = ErrorOf(
+      [&] {
+        nd::cast_storage(M({1, 2, 3}, {3}), "csr");
+      },
+      absl::StatusCode::kInvalidArgument);
   EXPECT_NE(e.find("stype='csr' needs a 2-d input, got shape (3,)"), std::string::npos) << e;
   EXPECT_FALSE(ErrorOf([&] { nd::cast_storage(x, "dense"); }).empty());
 }

@@ -179,15 +179,16 @@ int main(int argc, char** argv) {
   std::vector<std::pair<std::string, NDArray>> sparse = {
       {"csr", mxnet::csr_matrix(Make<float>({1.5f, -0.0f, 3.0f, 1e-45f}, Shape{4}, DType::kFloat32),
                                 i64({4, 0, 2, 3}), i64({0, 1, 1, 4}), Shape{3, 5})},
-      {"rsp", mxnet::row_sparse_array(Make<double>({1, 2, 3, 4, 5, 6}, Shape{2, 3}, DType::kFloat64),
-                                      i64({0, 6}), Shape{7, 3})},
-      {"cast_csr", Make<int64_t>({0, 9, 0, -8, 0, 0}, Shape{2, 3}, DType::kInt32)
-                       .tostype(StorageType::kCSR)},
+      {"rsp",
+       mxnet::row_sparse_array(Make<double>({1, 2, 3, 4, 5, 6}, Shape{2, 3}, DType::kFloat64),
+                               i64({0, 6}), Shape{7, 3})},
+      {"cast_csr",
+       Make<int64_t>({0, 9, 0, -8, 0, 0}, Shape{2, 3}, DType::kInt32).tostype(StorageType::kCSR)},
       {"cast_rsp3", Make<float>({0, 0, 0, 0, 0.25f, 0, 0, 0}, Shape{4, 1, 2}, DType::kFloat32)
                         .tostype(StorageType::kRowSparse)},
       {"zero_csr", mxnet::sparse_zeros(StorageType::kCSR, Shape{3, 2})},
-      {"zero_rsp", mxnet::sparse_zeros(StorageType::kRowSparse, Shape{2, 4}, mxnet::cpu(),
-                                       DType::kFloat16)},
+      {"zero_rsp",
+       mxnet::sparse_zeros(StorageType::kRowSparse, Shape{2, 4}, mxnet::cpu(), DType::kFloat16)},
       {"dense", Make<float>({1, 2}, Shape{2}, DType::kFloat32)},
   };
   if (!(s = write("ours_sparse_v2.params", sparse, true, v2)).ok()) return Fail(s);
