@@ -97,8 +97,7 @@ struct SgConvParam : ConvolutionParam {
   }
   std::string Validate() const {
     std::string e = ConvolutionParam::Validate();
-    return e.empty() ? ValidatePostOps(act_type, act_min, act_max, with_sum, postsum_act_type)
-                     : e;
+    return e.empty() ? ValidatePostOps(act_type, act_min, act_max, with_sum, postsum_act_type) : e;
   }
 };
 
@@ -115,8 +114,7 @@ struct SgFcParam : FullyConnectedParam {
   }
   std::string Validate() const {
     std::string e = FullyConnectedParam::Validate();
-    return e.empty() ? ValidatePostOps(act_type, act_min, act_max, with_sum, postsum_act_type)
-                     : e;
+    return e.empty() ? ValidatePostOps(act_type, act_min, act_max, with_sum, postsum_act_type) : e;
   }
 };
 
@@ -284,12 +282,11 @@ std::shared_ptr<Exec> MakeConv(const ConvGeom& g, bool bias, const SgConvParam& 
   const memory::desc y_user = ActDesc(g.N, g.CY, g.ys, g.nd, g.channels_last);
   auto make_pd = [&](const memory::desc& x, const memory::desc& y) {
     auto desc =
-        bias ? convolution_forward::desc(prop_kind::forward_inference,
-                                         algorithm::convolution_direct, x, w_any, b_md, y, strides,
-                                         dilates, pad_l, pad_r)
-             : convolution_forward::desc(prop_kind::forward_inference,
-                                         algorithm::convolution_direct, x, w_any, y, strides,
-                                         dilates, pad_l, pad_r);
+        bias
+            ? convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
+                                        x, w_any, b_md, y, strides, dilates, pad_l, pad_r)
+            : convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct,
+                                        x, w_any, y, strides, dilates, pad_l, pad_r);
     return convolution_forward::primitive_desc(desc, PostOpsAttr(p), Engine());
   };
   // Channels-last activations (OneDnnLayoutPass's chains): oneDNN's jit kernels for NHWC itself
@@ -325,8 +322,7 @@ std::shared_ptr<Exec> MakeFc(int64_t M, int64_t K, int64_t H, bool bias, const S
   auto desc =
       bias ? inner_product_forward::desc(prop_kind::forward_inference, x_md, w_md, b_md, y_md)
            : inner_product_forward::desc(prop_kind::forward_inference, x_md, w_md, y_md);
-  inner_product_forward::primitive_desc pd(
-      desc, PostOpsAttr(p), Engine());
+  inner_product_forward::primitive_desc pd(desc, PostOpsAttr(p), Engine());
   auto e = std::make_shared<Exec>();
   e->prim = inner_product_forward(pd);
   e->scratchpad = pd.scratchpad_desc();
@@ -371,9 +367,7 @@ void SgConvDnnl(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDAr
   ConvGeom g = ConvGeomFromConv(kConvOp, p, in[0].shape());
   const bool bias = !p.no_bias;
   const backends::CacheKey key =
-      dnn::WithGeom(backends::CacheKey("sgconv")(
-                        bias, dnn::PostOpsKey(p)),
-                    g);
+      dnn::WithGeom(backends::CacheKey("sgconv")(bias, dnn::PostOpsKey(p)), g);
   auto e = NoOtherAliasing(in, nb, out[0])
                ? dnn::GetOrNull<dnn::Exec>(key, [&] { return dnn::MakeConv(g, bias, p); })
                : nullptr;
@@ -409,10 +403,8 @@ void SgFcDnnl(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArra
   const bool bias = !p.no_bias;
   auto e =
       NoOtherAliasing(in, nb, out[0]) && M > 0
-          ? dnn::GetOrNull<dnn::Exec>(
-                backends::CacheKey("sgfc")(
-                    bias, dnn::PostOpsKey(p), M, K, H),
-                [&] { return dnn::MakeFc(M, K, H, bias, p); })
+          ? dnn::GetOrNull<dnn::Exec>(backends::CacheKey("sgfc")(bias, dnn::PostOpsKey(p), M, K, H),
+                                      [&] { return dnn::MakeFc(M, K, H, bias, p); })
           : nullptr;
   if (!e) return FusedRef<SgFcParam>(ctx, attrs, in, out);
   if (p.with_sum) dnn::PrepareSum(in[nb], out[0]);

@@ -89,12 +89,12 @@ MX_OP_TEST_CASE({.op = "_sg_onednn_conv",
                  .shapes = {{2, 4, 4, 4}, {8, 4, 1, 1}, {8}, {2, 8, 4, 4}},
                  .check_grad = false,
                  .label = "(1x1 conv+clip+add)"});
-MX_OP_TEST_CASE({.op = "_sg_onednn_fully_connected",
-                 .attrs = {{"num_hidden", "5"}, {"act_type", "clip"}, {"act_min", "-0.2"},
-                           {"act_max", "0.1"}},
-                 .shapes = {{3, 8}, {5, 8}, {5}},
-                 .check_grad = false,
-                 .label = "(fc+clip)"});
+MX_OP_TEST_CASE(
+    {.op = "_sg_onednn_fully_connected",
+     .attrs = {{"num_hidden", "5"}, {"act_type", "clip"}, {"act_min", "-0.2"}, {"act_max", "0.1"}},
+     .shapes = {{3, 8}, {5, 8}, {5}},
+     .check_grad = false,
+     .label = "(fc+clip)"});
 MX_OP_TEST_CASE({.op = "_sg_onednn_fully_connected",
                  .attrs = {{"num_hidden", "5"}, {"act_type", "relu"}},
                  .shapes = {{3, 2, 4}, {5, 8}, {5}},

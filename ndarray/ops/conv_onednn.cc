@@ -74,14 +74,13 @@ std::shared_ptr<Exec> MakeConv(const ConvGeom& g, ConvKind kind) {
     // oneDNN's gemm kernel on the caller's plain layouts, so the (large) weight is not reordered
     // on every call. Kept only when oneDNN has a non-reference kernel for these layouts.
     try {
-      auto desc =
-          kind == ConvKind::kFwdBias
-              ? convolution_forward::desc(prop_kind::forward_inference,
-                                          algorithm::convolution_direct, x_user, w_user, b_md,
-                                          y_user, cd.strides, cd.dilates, cd.pad_l, cd.pad_r)
-              : convolution_forward::desc(prop_kind::forward_inference,
-                                          algorithm::convolution_direct, x_user, w_user, y_user,
-                                          cd.strides, cd.dilates, cd.pad_l, cd.pad_r);
+      auto desc = kind == ConvKind::kFwdBias
+                      ? convolution_forward::desc(
+                            prop_kind::forward_inference, algorithm::convolution_direct, x_user,
+                            w_user, b_md, y_user, cd.strides, cd.dilates, cd.pad_l, cd.pad_r)
+                      : convolution_forward::desc(
+                            prop_kind::forward_inference, algorithm::convolution_direct, x_user,
+                            w_user, y_user, cd.strides, cd.dilates, cd.pad_l, cd.pad_r);
       convolution_forward::primitive_desc pd(desc, attr, Engine());
       if (std::string_view(pd.impl_info_str()).substr(0, 3) != "ref") {
         e->prim = convolution_forward(pd);

@@ -357,10 +357,16 @@ TEST(ConvErrors, MessagesNameOpAttributeAndShapes) {
     a.insert(extra.begin(), extra.end());
     return a;
   };
-  ExpectError([&] { OpAttrs::Parse(sg, with({{"act_type", "clip"}, {"act_min", "0"}})); },
-              {"_sg_onednn_conv", "act_type='clip' needs act_min and act_max"});
-  ExpectError([&] { OpAttrs::Parse(sg, with({{"act_type", "relu"}, {"act_max", "6"}})); },
-              {"_sg_onednn_conv", "act_min/act_max need act_type='clip'"});
+  ExpectError(
+      [&] {
+        OpAttrs::Parse(sg, with({{"act_type", "clip"}, {"act_min", "0"}}));
+      },
+      {"_sg_onednn_conv", "act_type='clip' needs act_min and act_max"});
+  ExpectError(
+      [&] {
+        OpAttrs::Parse(sg, with({{"act_type", "relu"}, {"act_max", "6"}}));
+      },
+      {"_sg_onednn_conv", "act_min/act_max need act_type='clip'"});
   ExpectError(
       [&] {
         OpAttrs::Parse(sg, with({{"act_type", "clip"}, {"act_min", "2"}, {"act_max", "1"}}));

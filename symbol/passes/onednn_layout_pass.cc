@@ -153,7 +153,8 @@ PassResult OneDnnLayoutPass(Graph& g) {
       NodeEntry& e = n->inputs[p];
       if (e.index == 0 && region.count(e.node.get())) continue;  // already NHWC
       auto [it, fresh] = to_nhwc.try_emplace(KeyOf(e));
-      if (fresh) it->second = make_transpose(e, StrCat(n->name, "_in", p, "_to_nhwc"), "(0, 2, 3, 1)");
+      if (fresh)
+        it->second = make_transpose(e, StrCat(n->name, "_in", p, "_to_nhwc"), "(0, 2, 3, 1)");
       e = it->second;
     }
     NodeEntry& w = n->inputs[1];

@@ -324,9 +324,9 @@ TEST(OneDnnFusionPass, FusesClipAfterTheOp) {
   auto clip = [](const Symbol& in, const char* lo, const char* hi) {
     return Symbol::Create("clip", {in}, {{"a_min", lo}, {"a_max", hi}});
   };
-  Symbol y = clip(conv(var("data"), "w1"), "0", "6");            // RELU6
-  Symbol z = clip(conv(y, "w2"), "-0.25", "0.75") + y;          // clip + add
-  Symbol out = clip(conv(z, "w3"), "1", "0.5");                  // inverted: not fused
+  Symbol y = clip(conv(var("data"), "w1"), "0", "6");   // RELU6
+  Symbol z = clip(conv(y, "w2"), "-0.25", "0.75") + y;  // clip + add
+  Symbol out = clip(conv(z, "w3"), "1", "0.5");         // inverted: not fused
   Symbol fc = Symbol::Create("FullyConnected", {out, var("fw"), var("fb")}, {{"num_hidden", "3"}});
   Symbol head = clip(fc, "-1", "1.5");
   // Inputs large enough that every clip cuts on both sides.
@@ -383,8 +383,8 @@ Symbol InvertedResidual() {
   Symbol a = relu6(conv_bn(var("data"), 3, 1));
   Symbol b = relu6(conv_bn(a, 3, 8));
   Symbol c = Symbol::Create("elemwise_add", {conv_bn(b, 1, 1), a});
-  Symbol pool = Symbol::Create("Pooling", {c}, {{"global_pool", "True"}, {"pool_type", "avg"},
-                                                {"kernel", "(1, 1)"}});
+  Symbol pool = Symbol::Create(
+      "Pooling", {c}, {{"global_pool", "True"}, {"pool_type", "avg"}, {"kernel", "(1, 1)"}});
   return Symbol::Group({pool, c});
 }
 
@@ -444,9 +444,14 @@ TEST(OneDnnLayoutPass, LeavesConvsWhoseWeightsAreNotConstants) {
   EXPECT_EQ(CountOp(g.symbol, "transpose"), 0) << r.summary;
   // A lone fused conv with a constant weight is left as it is too; so is a training graph.
   auto iv = InvertedResidualValues();
-  Symbol one = Symbol::Create("clip", {Symbol::Create("BatchNorm", {Symbol::Create("Convolution",
-      {var("data"), var("c0_w")}, {{"kernel", "(3, 3)"}, {"num_filter", "8"}, {"no_bias", "True"}}),
-      var("c0_g"), var("c0_b"), var("c0_m"), var("c0_v")})}, {{"a_min", "0"}, {"a_max", "6"}});
+  Symbol one = Symbol::Create(
+      "clip",
+      {Symbol::Create(
+          "BatchNorm",
+          {Symbol::Create("Convolution", {var("data"), var("c0_w")},
+                          {{"kernel", "(3, 3)"}, {"num_filter", "8"}, {"no_bias", "True"}}),
+           var("c0_g"), var("c0_b"), var("c0_m"), var("c0_v")})},
+      {{"a_min", "0"}, {"a_max", "6"}});
   Graph o = InferenceGraph(one, iv);
   RunPipeline(o, {.backend = "onednn"});
   EXPECT_EQ(CountOp(o.symbol, "_sg_onednn_conv"), 1);

@@ -2,8 +2,8 @@
 // built and fed (--model, --classes, --input-shape), so they live in one file.
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <memory>

@@ -47,9 +47,10 @@ namespace {
 
 struct Flags {
   std::map<std::string, double> v = {
-      {"lenet_steps", 10000}, {"resnet_calls", 100000}, {"image", 32},   {"batch_size", 128},
-      {"samples", 1024},      {"workers", 0},           {"threads", 1},  {"warmup", 0.1},
-      {"rss_tolerance", 0.01}, {"rows", 20},          {"progress", 0}};
+      {"lenet_steps", 10000}, {"resnet_calls", 100000}, {"image", 32},
+      {"batch_size", 128},    {"samples", 1024},        {"workers", 0},
+      {"threads", 1},         {"warmup", 0.1},          {"rss_tolerance", 0.01},
+      {"rows", 20},           {"progress", 0}};
   int64_t Int(const char* n) const { return static_cast<int64_t>(v.at(n)); }
 };
 
@@ -69,11 +70,12 @@ std::vector<std::string> SoakLeNet(const Flags& f) {
   const int64_t steps = f.Int("lenet_steps"), batch = f.Int("batch_size"), n = f.Int("samples");
   const int workers = static_cast<int>(f.Int("workers"));
   random::seed(42);
-  auto data = std::make_shared<gluon::data::ArrayDataset>(
-      std::vector<gluon::data::ArrayDataset::Column>{
+  auto data =
+      std::make_shared<gluon::data::ArrayDataset>(std::vector<gluon::data::ArrayDataset::Column>{
           nd::random::normal(0, 1, Shape{n, 1, 28, 28}),
           nd::random::randint(0, 10, Shape{n}).astype(DType::kFloat32)});
-  gluon::data::DataLoader loader(data, {.batch_size = batch, .shuffle = true, .num_workers = workers});
+  gluon::data::DataLoader loader(data,
+                                 {.batch_size = batch, .shuffle = true, .num_workers = workers});
   auto net = cli::LeNet();
   net->initialize(gluon::init::Xavier());
   (*net)(NDArray::Full(Shape{1, 1, 28, 28}, 0.0));
@@ -112,11 +114,12 @@ std::vector<std::string> SoakLeNet(const Flags& f) {
     }
   }
   const auto [name, accuracy] = acc.get()[0];
-  std::printf("lenet: %lld steps of batch %lld in %.1f s (%.2f ms/step), loss per sample %.4f, "
-              "train %s %.4f (random labels: chance is 0.1)\n",
-              static_cast<long long>(steps), static_cast<long long>(batch), Since(t0),
-              1e3 * Since(t0) / steps, loss_sum / static_cast<double>(steps * batch),
-              name.c_str(), accuracy);
+  std::printf(
+      "lenet: %lld steps of batch %lld in %.1f s (%.2f ms/step), loss per sample %.4f, "
+      "train %s %.4f (random labels: chance is 0.1)\n",
+      static_cast<long long>(steps), static_cast<long long>(batch), Since(t0),
+      1e3 * Since(t0) / steps, loss_sum / static_cast<double>(steps * batch), name.c_str(),
+      accuracy);
   mon.PrintCurve(stdout);
   std::printf("%s\n", mon.Summary().c_str());
   return mon.Failures();
@@ -153,14 +156,16 @@ std::vector<std::string> SoakResNet(const Flags& f) {
     mon.Record(i, ReadMemory(Since(t0)));
   }
   std::printf("resnet: %lld calls of resnet18_v1 (1, 3, %lld, %lld) in %.1f s (%.2f ms/call)\n",
-              static_cast<long long>(calls), static_cast<long long>(s),
-              static_cast<long long>(s), Since(t0), 1e3 * Since(t0) / calls);
+              static_cast<long long>(calls), static_cast<long long>(s), static_cast<long long>(s),
+              Since(t0), 1e3 * Since(t0) / calls);
   mon.PrintCurve(stdout);
   std::printf("%s\n", mon.Summary().c_str());
   std::vector<std::string> failures = mon.Failures();
   if (mismatches > 0)
-    failures.push_back(StrCat("resnet: ", mismatches, " outputs differ from the first output for "
-                              "the same input (first at call ", first_mismatch, ")"));
+    failures.push_back(StrCat("resnet: ", mismatches,
+                              " outputs differ from the first output for "
+                              "the same input (first at call ",
+                              first_mismatch, ")"));
   return failures;
 }
 
@@ -170,7 +175,7 @@ int Main(int argc, char** argv) {
     const std::string a = argv[i];
     const size_t eq = a.find('=');
     auto it = a.rfind("--", 0) != 0 || eq == std::string::npos ? f.v.end()
-                                                                 : f.v.find(a.substr(2, eq - 2));
+                                                               : f.v.find(a.substr(2, eq - 2));
     char* end = nullptr;
     const double value = it == f.v.end() ? 0 : std::strtod(a.c_str() + eq + 1, &end);
     if (it == f.v.end() || end == a.c_str() + eq + 1 || *end != '\0' || value < 0) {
@@ -182,12 +187,11 @@ int Main(int argc, char** argv) {
     it->second = value;
   }
   SetNumThreads(static_cast<int>(f.Int("threads")));
-  std::printf("soak: lenet_steps=%lld resnet_calls=%lld image=%lld threads=%d warmup=%.2f "
-              "rss_tolerance=%.4f\n",
-              static_cast<long long>(f.Int("lenet_steps")),
-              static_cast<long long>(f.Int("resnet_calls")),
-              static_cast<long long>(f.Int("image")), GetNumThreads(), f.v["warmup"],
-              f.v["rss_tolerance"]);
+  std::printf(
+      "soak: lenet_steps=%lld resnet_calls=%lld image=%lld threads=%d warmup=%.2f "
+      "rss_tolerance=%.4f\n",
+      static_cast<long long>(f.Int("lenet_steps")), static_cast<long long>(f.Int("resnet_calls")),
+      static_cast<long long>(f.Int("image")), GetNumThreads(), f.v["warmup"], f.v["rss_tolerance"]);
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<std::string> failures;
   if (f.Int("lenet_steps") > 0)

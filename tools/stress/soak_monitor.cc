@@ -91,9 +91,8 @@ void PhaseMonitor::Record(int64_t step, const MemoryReading& r) {
 }
 
 void PhaseMonitor::PrintCurve(std::FILE* out) const {
-  std::fprintf(out, "%-8s %9s %9s %10s %10s %11s %10s %9s %9s\n", name_.c_str(), "step",
-               "RSS MiB", "in use MiB", "cached MiB", "scratch MiB", "primitives", "constants",
-               "seconds");
+  std::fprintf(out, "%-8s %9s %9s %10s %10s %11s %10s %9s %9s\n", name_.c_str(), "step", "RSS MiB",
+               "in use MiB", "cached MiB", "scratch MiB", "primitives", "constants", "seconds");
   for (const auto& [step, r] : rows_) PrintRow(out, step, r);
 }
 
@@ -105,10 +104,11 @@ void PhaseMonitor::PrintRow(std::FILE* out, int64_t step, const MemoryReading& r
 }
 
 std::string PhaseMonitor::Summary() const {
-  const double drift = baseline_.rss ? 100.0 * (static_cast<double>(after_max_.rss) -
-                                                static_cast<double>(after_min_.rss)) /
-                                           static_cast<double>(after_min_.rss)
-                                     : 0;
+  const double drift =
+      baseline_.rss
+          ? 100.0 * (static_cast<double>(after_max_.rss) - static_cast<double>(after_min_.rss)) /
+                static_cast<double>(after_min_.rss)
+          : 0;
   return absl::StrFormat(
       "%s: %lld steps, warm-up %lld; RSS after warm-up %.2f-%.2f MiB (max-min %.3f%% of min; "
       "baseline %.2f, final %.2f); in use %.3f-%.3f MiB; cached max %.3f MiB (warm-up max "
@@ -118,43 +118,46 @@ std::string PhaseMonitor::Summary() const {
       MiB(after_min_.rss), MiB(after_max_.rss), drift, MiB(baseline_.rss),
       rows_.empty() ? 0.0 : MiB(rows_.back().second.rss), MiB(after_min_.in_use),
       MiB(after_max_.in_use), MiB(after_max_.cached), MiB(warm_max_.cached),
-      MiB(after_max_.scratch), MiB(warm_max_.scratch), after_max_.primitives,
-      warm_max_.primitives, after_max_.constants, warm_max_.constants);
+      MiB(after_max_.scratch), MiB(warm_max_.scratch), after_max_.primitives, warm_max_.primitives,
+      after_max_.constants, warm_max_.constants);
 }
 
 std::vector<std::string> PhaseMonitor::Failures() const {
   std::vector<std::string> f;
   if (last_step_ <= warmup_) {
-    f.push_back(StrCat(name_, ": ran ", last_step_, " steps, no more than the warm-up (",
-                       warmup_, "): nothing measured"));
+    f.push_back(StrCat(name_, ": ran ", last_step_, " steps, no more than the warm-up (", warmup_,
+                       "): nothing measured"));
     return f;
   }
   if (static_cast<double>(after_max_.rss - after_min_.rss) >
       opt_.rss_tolerance * static_cast<double>(after_min_.rss))
-    f.push_back(absl::StrFormat("%s: RSS after warm-up not flat within %.2f%%: %.2f to %.2f MiB (max "
-                          "at step %lld)",
-                          name_.c_str(), 100 * opt_.rss_tolerance, MiB(after_min_.rss),
-                          MiB(after_max_.rss), static_cast<long long>(rss_max_step_)));
+    f.push_back(
+        absl::StrFormat("%s: RSS after warm-up not flat within %.2f%%: %.2f to %.2f MiB (max "
+                        "at step %lld)",
+                        name_.c_str(), 100 * opt_.rss_tolerance, MiB(after_min_.rss),
+                        MiB(after_max_.rss), static_cast<long long>(rss_max_step_)));
   if (after_max_.in_use - after_min_.in_use > opt_.in_use_slack)
-    f.push_back(absl::StrFormat("%s: live allocator bytes after warm-up vary by %zu (allowed %zu): "
-                          "%zu to %zu (max at step %lld; baseline %zu): buffers are kept",
-                          name_.c_str(), after_max_.in_use - after_min_.in_use, opt_.in_use_slack,
-                          after_min_.in_use, after_max_.in_use,
-                          static_cast<long long>(in_use_max_step_), baseline_.in_use));
+    f.push_back(absl::StrFormat(
+        "%s: live allocator bytes after warm-up vary by %zu (allowed %zu): "
+        "%zu to %zu (max at step %lld; baseline %zu): buffers are kept",
+        name_.c_str(), after_max_.in_use - after_min_.in_use, opt_.in_use_slack, after_min_.in_use,
+        after_max_.in_use, static_cast<long long>(in_use_max_step_), baseline_.in_use));
   if (after_max_.cached > warm_max_.cached)
-    f.push_back(absl::StrFormat("%s: the allocator's cache grew after warm-up: %zu bytes at step %lld, "
-                          "warm-up max %zu",
-                          name_.c_str(), after_max_.cached,
-                          static_cast<long long>(cached_max_step_), warm_max_.cached));
+    f.push_back(
+        absl::StrFormat("%s: the allocator's cache grew after warm-up: %zu bytes at step %lld, "
+                        "warm-up max %zu",
+                        name_.c_str(), after_max_.cached, static_cast<long long>(cached_max_step_),
+                        warm_max_.cached));
   if (after_max_.scratch > warm_max_.scratch)
-    f.push_back(absl::StrFormat("%s: backend scratch grew after warm-up: %zu bytes, warm-up max %zu",
-                          name_.c_str(), after_max_.scratch, warm_max_.scratch));
+    f.push_back(
+        absl::StrFormat("%s: backend scratch grew after warm-up: %zu bytes, warm-up max %zu",
+                        name_.c_str(), after_max_.scratch, warm_max_.scratch));
   if (after_max_.primitives > warm_max_.primitives)
     f.push_back(absl::StrFormat("%s: cached primitives grew after warm-up: %zu, warm-up max %zu",
-                          name_.c_str(), after_max_.primitives, warm_max_.primitives));
+                                name_.c_str(), after_max_.primitives, warm_max_.primitives));
   if (after_max_.constants > warm_max_.constants)
     f.push_back(absl::StrFormat("%s: cached constants grew after warm-up: %zu, warm-up max %zu",
-                          name_.c_str(), after_max_.constants, warm_max_.constants));
+                                name_.c_str(), after_max_.constants, warm_max_.constants));
   return f;
 }
 

@@ -19,13 +19,13 @@ namespace mxnet::stress {
 
 // One reading, taken at the same point of every step.
 struct MemoryReading {
-  size_t rss = 0;            // resident set (bytes; /proc/self/statm)
-  size_t in_use = 0;         // Storage::Stats::bytes_in_use (live NDArray buffers)
-  size_t cached = 0;         // Storage::Stats::bytes_cached (free blocks kept for reuse)
-  size_t scratch = 0;        // backends' kept scratch bytes (BackendStats::scratch_bytes)
-  size_t primitives = 0;     // backends' cached primitives (BackendStats::primitives.entries)
-  size_t constants = 0;      // backends' cached constant operands (BackendStats::constants)
-  double seconds = 0;        // since the phase began
+  size_t rss = 0;         // resident set (bytes; /proc/self/statm)
+  size_t in_use = 0;      // Storage::Stats::bytes_in_use (live NDArray buffers)
+  size_t cached = 0;      // Storage::Stats::bytes_cached (free blocks kept for reuse)
+  size_t scratch = 0;     // backends' kept scratch bytes (BackendStats::scratch_bytes)
+  size_t primitives = 0;  // backends' cached primitives (BackendStats::primitives.entries)
+  size_t constants = 0;   // backends' cached constant operands (BackendStats::constants)
+  double seconds = 0;     // since the phase began
 };
 
 // RSS, Storage stats of cpu(0) and the registered backends' stats, now. Allocation-free.
