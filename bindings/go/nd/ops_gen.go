@@ -2883,6 +2883,28 @@ func ContribFftComputeSize(v int) ContribFftOpt {
 	return ContribFftOpt{pair{"compute_size", attr.Int(v)}}
 }
 
+// ContribGetnnz runs the operator _contrib_getnnz: Number of stored values of a csr array: all of them (axis None, shape (1,)) or per row (axis 1); int64. A dense array counts its non-zeros.
+//
+// Inputs: data.
+// Options: the ContribGetnnz* functions.
+// Returns the output, a new array the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func ContribGetnnz(ctx *mxnet.Ctx, data *mxnet.NDArray, opts ...ContribGetnnzOpt) (*mxnet.NDArray, error) {
+	kv := make([]string, 0, 0+2*len(opts))
+	for _, o := range opts {
+		kv = append(kv, o.k, o.v)
+	}
+	return call1(ctx, &opContribGetnnz, []*mxnet.NDArray{data}, kv)
+}
+
+var opContribGetnnz = lazyOp{name: "_contrib_getnnz"}
+
+// ContribGetnnzOpt is an optional attribute of ContribGetnnz.
+type ContribGetnnzOpt struct{ pair }
+
+// ContribGetnnzAxis sets _contrib_getnnz's attribute axis (optional<int>; default None): None: all stored values; 1: per row.
+func ContribGetnnzAxis(v int) ContribGetnnzOpt { return ContribGetnnzOpt{pair{"axis", attr.Int(v)}} }
+
 // ContribGradientmultiplier runs the operator _contrib_gradientmultiplier: Identity forward; backward multiplies the gradient by `scalar` (any dtype).
 //
 // Inputs: data.
@@ -11915,8 +11937,18 @@ func SgOnednnConvCudnnOff(v bool) SgOnednnConvOpt {
 // SgOnednnConvLayout sets _sg_onednn_conv's attribute layout (optional<string>; one of None, NCW, NCHW, NCDHW, NWC, NHWC, NDHWC; default None): Layout of data, weight and output; None: NCW for 1d, NCHW for 2d, NCDHW for 3d.
 func SgOnednnConvLayout(v string) SgOnednnConvOpt { return SgOnednnConvOpt{pair{"layout", v}} }
 
-// SgOnednnConvActType sets _sg_onednn_conv's attribute act_type (optional<string>; one of None, relu, sigmoid, softrelu, tanh; default None): Activation applied to the op's output (None: none).
+// SgOnednnConvActType sets _sg_onednn_conv's attribute act_type (optional<string>; one of None, relu, sigmoid, softrelu, tanh, clip; default None): Activation applied to the op's output (None: none).
 func SgOnednnConvActType(v string) SgOnednnConvOpt { return SgOnednnConvOpt{pair{"act_type", v}} }
+
+// SgOnednnConvActMin sets _sg_onednn_conv's attribute act_min (optional<float>; default None): Lower bound of act_type='clip' (clip's a_min).
+func SgOnednnConvActMin(v float32) SgOnednnConvOpt {
+	return SgOnednnConvOpt{pair{"act_min", attr.Float32(v)}}
+}
+
+// SgOnednnConvActMax sets _sg_onednn_conv's attribute act_max (optional<float>; default None): Upper bound of act_type='clip' (clip's a_max).
+func SgOnednnConvActMax(v float32) SgOnednnConvOpt {
+	return SgOnednnConvOpt{pair{"act_max", attr.Float32(v)}}
+}
 
 // SgOnednnConvWithSum sets _sg_onednn_conv's attribute with_sum (boolean; default False): Add the last input (same shape as the output) after the activation.
 func SgOnednnConvWithSum(v bool) SgOnednnConvOpt {
@@ -11964,9 +11996,19 @@ func SgOnednnFullyConnectedFlatten(v bool) SgOnednnFullyConnectedOpt {
 	return SgOnednnFullyConnectedOpt{pair{"flatten", attr.Bool(v)}}
 }
 
-// SgOnednnFullyConnectedActType sets _sg_onednn_fully_connected's attribute act_type (optional<string>; one of None, relu, sigmoid, softrelu, tanh; default None): Activation applied to the op's output (None: none).
+// SgOnednnFullyConnectedActType sets _sg_onednn_fully_connected's attribute act_type (optional<string>; one of None, relu, sigmoid, softrelu, tanh, clip; default None): Activation applied to the op's output (None: none).
 func SgOnednnFullyConnectedActType(v string) SgOnednnFullyConnectedOpt {
 	return SgOnednnFullyConnectedOpt{pair{"act_type", v}}
+}
+
+// SgOnednnFullyConnectedActMin sets _sg_onednn_fully_connected's attribute act_min (optional<float>; default None): Lower bound of act_type='clip' (clip's a_min).
+func SgOnednnFullyConnectedActMin(v float32) SgOnednnFullyConnectedOpt {
+	return SgOnednnFullyConnectedOpt{pair{"act_min", attr.Float32(v)}}
+}
+
+// SgOnednnFullyConnectedActMax sets _sg_onednn_fully_connected's attribute act_max (optional<float>; default None): Upper bound of act_type='clip' (clip's a_max).
+func SgOnednnFullyConnectedActMax(v float32) SgOnednnFullyConnectedOpt {
+	return SgOnednnFullyConnectedOpt{pair{"act_max", attr.Float32(v)}}
 }
 
 // SgOnednnFullyConnectedWithSum sets _sg_onednn_fully_connected's attribute with_sum (boolean; default False): Add the last input (same shape as the output) after the activation.
@@ -12091,6 +12133,18 @@ type SliceLikeGradOpt struct{ pair }
 func SliceLikeGradAxes(v ...int64) SliceLikeGradOpt {
 	return SliceLikeGradOpt{pair{"axes", attr.Ints(v)}}
 }
+
+// SparseRetain runs the operator _sparse_retain: Keeps the rows of a row_sparse array whose numbers are listed in indices (any order, any dtype; duplicates ignored); the result is row_sparse storing exactly those rows. A dense data array gives the dense result.
+//
+// Inputs: data, indices.
+// Returns the output, a new array the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func SparseRetain(ctx *mxnet.Ctx, data *mxnet.NDArray, indices *mxnet.NDArray) (*mxnet.NDArray, error) {
+	var kv []string
+	return call1(ctx, &opSparseRetain, []*mxnet.NDArray{data, indices}, kv)
+}
+
+var opSparseRetain = lazyOp{name: "_sparse_retain"}
 
 // SplitLike runs the operator _split_like: Splits data along `dim` into num_args parts sized like the other inputs along `dim` (the gradient of Concat).
 //
@@ -13004,7 +13058,7 @@ func Cast(ctx *mxnet.Ctx, data *mxnet.NDArray, dtype mxnet.DType) (*mxnet.NDArra
 
 var opCast = lazyOp{name: "cast"}
 
-// CastStorage runs the operator cast_storage (aliases: _sparse_cast_storage): Storage cast. Only stype='default' (dense) is supported and returns a copy; 'csr' and 'row_sparse' raise kUnimplemented (no sparse storage here).
+// CastStorage runs the operator cast_storage (aliases: _sparse_cast_storage): Casts the storage type: 'default' (dense), 'csr' (2-d) or 'row_sparse'. Zeros are not stored; the values do not change.
 //
 // Inputs: data.
 // Attribute stype (string; one of csr, default, row_sparse): Output storage type.
@@ -15648,4 +15702,4 @@ func ZerosLike(ctx *mxnet.Ctx, data *mxnet.NDArray) (*mxnet.NDArray, error) {
 var opZerosLike = lazyOp{name: "zeros_like"}
 
 // numGenerated is the number of operators with a typed function here.
-const numGenerated = 639
+const numGenerated = 641

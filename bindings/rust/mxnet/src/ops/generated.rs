@@ -2714,7 +2714,7 @@ pub fn cast(data: &NDArray, dtype: DType) -> Result<NDArray> {
     call1(&OP, &in_, &at_)
 }
 
-/// `cast_storage`: Storage cast. Only stype='default' (dense) is supported and returns a copy; 'csr' and 'row_sparse' raise kUnimplemented (no sparse storage here).
+/// `cast_storage`: Casts the storage type: 'default' (dense), 'csr' (2-d) or 'row_sparse'. Zeros are not stored; the values do not change.
 ///
 /// Inputs: `data`.
 ///
@@ -7515,6 +7515,38 @@ pub mod contrib {
         }
     }
 
+    /// `_contrib_getnnz`: Number of stored values of a csr array: all of them (axis None, shape (1,)) or per row (axis 1); int64. A dense array counts its non-zeros.
+    ///
+    /// Inputs: `data`.
+    ///
+    /// Outputs: one array.
+    ///
+    /// Returns a builder: set optional attributes, then `.call()`.
+    pub fn getnnz<'a>(data: &'a NDArray) -> Getnnz<'a> {
+        Getnnz { inputs: vec![data], attrs: vec![] }
+    }
+
+    /// Builder of [`getnnz`](fn@getnnz): optional attributes of `_contrib_getnnz`, then [`call`](Getnnz::call).
+    #[must_use = "nothing runs until .call()"]
+    pub struct Getnnz<'a> {
+        inputs: Vec<&'a NDArray>,
+        attrs: Vec<(&'static str, String)>,
+    }
+
+    impl<'a> Getnnz<'a> {
+        /// `axis` (optional&lt;int&gt;, default `None`): None: all stored values; 1: per row.
+        pub fn axis(mut self, value: i32) -> Self {
+            set_attr(&mut self.attrs, "axis", value.attr_string());
+            self
+        }
+
+        /// Runs `_contrib_getnnz` under the thread's current context.
+        pub fn call(self) -> Result<NDArray> {
+            static OP: OpCell = OpCell::new("_contrib_getnnz");
+            call1(&OP, &self.inputs, &self.attrs)
+        }
+    }
+
     /// `_contrib_gradientmultiplier`: Identity forward; backward multiplies the gradient by 'scalar' (any dtype).
     ///
     /// Inputs: `data`.
@@ -12156,9 +12188,21 @@ pub mod internal {
             self
         }
 
-        /// `act_type` (optional&lt;string&gt;, default `None`, one of `None`, `relu`, `sigmoid`, `softrelu`, `tanh`): Activation applied to the op's output (None: none).
+        /// `act_type` (optional&lt;string&gt;, default `None`, one of `None`, `relu`, `sigmoid`, `softrelu`, `tanh`, `clip`): Activation applied to the op's output (None: none).
         pub fn act_type(mut self, value: &str) -> Self {
             set_attr(&mut self.attrs, "act_type", value.attr_string());
+            self
+        }
+
+        /// `act_min` (optional&lt;float&gt;, default `None`): Lower bound of act_type='clip' (clip's a_min).
+        pub fn act_min(mut self, value: f32) -> Self {
+            set_attr(&mut self.attrs, "act_min", value.attr_string());
+            self
+        }
+
+        /// `act_max` (optional&lt;float&gt;, default `None`): Upper bound of act_type='clip' (clip's a_max).
+        pub fn act_max(mut self, value: f32) -> Self {
+            set_attr(&mut self.attrs, "act_max", value.attr_string());
             self
         }
 
@@ -12220,9 +12264,21 @@ pub mod internal {
             self
         }
 
-        /// `act_type` (optional&lt;string&gt;, default `None`, one of `None`, `relu`, `sigmoid`, `softrelu`, `tanh`): Activation applied to the op's output (None: none).
+        /// `act_type` (optional&lt;string&gt;, default `None`, one of `None`, `relu`, `sigmoid`, `softrelu`, `tanh`, `clip`): Activation applied to the op's output (None: none).
         pub fn act_type(mut self, value: &str) -> Self {
             set_attr(&mut self.attrs, "act_type", value.attr_string());
+            self
+        }
+
+        /// `act_min` (optional&lt;float&gt;, default `None`): Lower bound of act_type='clip' (clip's a_min).
+        pub fn act_min(mut self, value: f32) -> Self {
+            set_attr(&mut self.attrs, "act_min", value.attr_string());
+            self
+        }
+
+        /// `act_max` (optional&lt;float&gt;, default `None`): Upper bound of act_type='clip' (clip's a_max).
+        pub fn act_max(mut self, value: f32) -> Self {
+            set_attr(&mut self.attrs, "act_max", value.attr_string());
             self
         }
 
@@ -12383,6 +12439,18 @@ pub mod internal {
             static OP: OpCell = OpCell::new("_slice_like_grad");
             call1(&OP, &self.inputs, &self.attrs)
         }
+    }
+
+    /// `_sparse_retain`: Keeps the rows of a row_sparse array whose numbers are listed in indices (any order, any dtype; duplicates ignored); the result is row_sparse storing exactly those rows. A dense data array gives the dense result.
+    ///
+    /// Inputs: `data`, `indices`.
+    ///
+    /// Outputs: one array.
+    pub fn sparse_retain(data: &NDArray, indices: &NDArray) -> Result<NDArray> {
+        static OP: OpCell = OpCell::new("_sparse_retain");
+        let in_ = [data, indices];
+        let at_: [(&str, String); 0] = [];
+        call1(&OP, &in_, &at_)
     }
 
     /// `_split_like`: Splits data along 'dim' into num_args parts sized like the other inputs along 'dim' (the gradient of Concat).

@@ -7980,6 +7980,74 @@ public final class Ops {
     }
   }
 
+  private static final Op.Lazy OP__contrib_getnnz = new Op.Lazy("_contrib_getnnz");
+
+  /**
+   * _contrib_getnnz: Number of stored values of a csr array: all of them (axis None, shape (1,)) or
+   * per row (axis 1); int64. A dense array counts its non-zeros.
+   *
+   * Inputs: data.
+   * Optional attributes: _contrib_getnnzParam.
+   *
+   * @param data input data
+   * @return the output
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray _contrib_getnnz(NDArray data) {
+    return new _contrib_getnnzParam(data).call();
+  }
+
+  /**
+   * A call of _contrib_getnnz with optional attributes; each setter overrides the default. Not
+   * thread-safe (fill and call it on one thread).
+   */
+  public static final class _contrib_getnnzParam {
+    private final OpArgs args = new OpArgs(OP__contrib_getnnz);
+    private final NDArray[] inputs;
+
+    /**
+     * The inputs and required attributes of _contrib_getnnz.
+     *
+     * @param data input data
+     */
+    public _contrib_getnnzParam(NDArray data) {
+      this.inputs = OpArgs.inputs(data);
+    }
+
+    /**
+     * Sets axis (optional&lt;int&gt;; default None): None: all stored values; 1: per row.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _contrib_getnnzParam axis(int v) {
+      args.set("axis", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Runs _contrib_getnnz under the current ctx.
+     *
+     * @return the output
+     * @throws MXNetException as {@link Ops#_contrib_getnnz}
+     */
+    public NDArray call() {
+      return call(Ctx.current());
+    }
+
+    /**
+     * Runs _contrib_getnnz under {@code ctx}.
+     *
+     * @param ctx the ctx (recording, training, RNG stream, default device)
+     * @return the output
+     * @throws MXNetException as {@link Ops#_contrib_getnnz}
+     */
+    public NDArray call(Ctx ctx) {
+      return args.run(ctx, inputs)[0];
+    }
+  }
+
   private static final Op.Lazy OP__contrib_gradientmultiplier = new Op.Lazy("_contrib_gradientmultiplier");
 
   /**
@@ -31185,13 +31253,37 @@ public final class Ops {
 
     /**
      * Sets act_type (optional&lt;string&gt;; default None; one of None, relu, sigmoid, softrelu,
-     * tanh): Activation applied to the op's output (None: none).
+     * tanh, clip): Activation applied to the op's output (None: none).
      *
      * @param v the value
      * @return this builder
      */
     public _sg_onednn_convParam actType(String v) {
       args.set("act_type", v);
+      return this;
+    }
+
+    /**
+     * Sets act_min (optional&lt;float&gt;; default None): Lower bound of act_type='clip' (clip's
+     * a_min).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _sg_onednn_convParam actMin(float v) {
+      args.set("act_min", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets act_max (optional&lt;float&gt;; default None): Upper bound of act_type='clip' (clip's
+     * a_max).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _sg_onednn_convParam actMax(float v) {
+      args.set("act_max", Op.Attrs.str(v));
       return this;
     }
 
@@ -31324,13 +31416,37 @@ public final class Ops {
 
     /**
      * Sets act_type (optional&lt;string&gt;; default None; one of None, relu, sigmoid, softrelu,
-     * tanh): Activation applied to the op's output (None: none).
+     * tanh, clip): Activation applied to the op's output (None: none).
      *
      * @param v the value
      * @return this builder
      */
     public _sg_onednn_fully_connectedParam actType(String v) {
       args.set("act_type", v);
+      return this;
+    }
+
+    /**
+     * Sets act_min (optional&lt;float&gt;; default None): Lower bound of act_type='clip' (clip's
+     * a_min).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _sg_onednn_fully_connectedParam actMin(float v) {
+      args.set("act_min", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets act_max (optional&lt;float&gt;; default None): Upper bound of act_type='clip' (clip's
+     * a_max).
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _sg_onednn_fully_connectedParam actMax(float v) {
+      args.set("act_max", Op.Attrs.str(v));
       return this;
     }
 
@@ -31648,6 +31764,25 @@ public final class Ops {
     public NDArray call(Ctx ctx) {
       return args.run(ctx, inputs)[0];
     }
+  }
+
+  private static final Op.Lazy OP__sparse_retain = new Op.Lazy("_sparse_retain");
+
+  /**
+   * _sparse_retain: Keeps the rows of a row_sparse array whose numbers are listed in indices (any
+   * order, any dtype; duplicates ignored); the result is row_sparse storing exactly those rows. A
+   * dense data array gives the dense result.
+   *
+   * Inputs: data, indices.
+   *
+   * @param data input data
+   * @param indices input indices
+   * @return the output
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray _sparse_retain(NDArray data, NDArray indices) {
+    return OP__sparse_retain.get().call(Ctx.current(), new NDArray[] {data, indices}, null, null)[0];
   }
 
   private static final Op.Lazy OP__split_like = new Op.Lazy("_split_like");
@@ -33722,8 +33857,8 @@ public final class Ops {
   private static final Op.Lazy OP_cast_storage = new Op.Lazy("cast_storage");
 
   /**
-   * cast_storage: Storage cast. Only stype='default' (dense) is supported and returns a copy; 'csr'
-   * and 'row_sparse' raise kUnimplemented (no sparse storage here).
+   * cast_storage: Casts the storage type: 'default' (dense), 'csr' (2-d) or 'row_sparse'. Zeros are
+   * not stored; the values do not change.
    *
    * Inputs: data.
    *
