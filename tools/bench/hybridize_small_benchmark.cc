@@ -1,16 +1,16 @@
 // Issue 27 item 4, "hybridize pays": imperative vs hybridized calls of small nets at batch 1, where
 // per-op overhead, not arithmetic, is the cost. Nets: the seeds' Model (gluon-hybridblock-api:
 // Dense(20) -> relu -> Dense(20) -> relu on a (1, 10) input) and the `mxnet train` LeNet
-// (Conv2D(16, 5) relu, MaxPool2D, Conv2D(32, 5) relu, MaxPool2D, Flatten, Dense(128) relu,
-// Dense(10) on (1, 1, 28, 28)). Hybridized = static_alloc + static_shape with the given backend
+// (tools/mxnet/lenet.h, on (1, 1, 28, 28)). Hybridized = static_alloc + static_shape with the given
+// backend
 // ("" = the traced graph, "default", "onednn").
-//   ./bazelw run -c opt //gluon:hybridize_small_benchmark -- --benchmark_repetitions=5
+//   ./bazelw run -c opt //tools/bench:hybridize_small_benchmark -- --benchmark_repetitions=5
 //       --benchmark_report_aggregates_only=true      (OMP_NUM_THREADS=1 or 2)
 #include <benchmark/benchmark.h>
 
 #include "gluon/nn/basic_layers.h"
-#include "gluon/nn/conv_layers.h"
 #include "ndarray/random.h"
+#include "tools/mxnet/lenet.h"
 
 namespace mxnet::gluon {
 namespace {
@@ -19,17 +19,6 @@ std::shared_ptr<nn::HybridSequential> SeedsModel() {
   auto net = std::make_shared<nn::HybridSequential>();
   net->add({std::make_shared<nn::Dense>(20, nn::DenseOptions{.activation = "relu"}),
             std::make_shared<nn::Dense>(20, nn::DenseOptions{.activation = "relu"})});
-  return net;
-}
-
-std::shared_ptr<nn::HybridSequential> LeNet() {
-  auto net = std::make_shared<nn::HybridSequential>();
-  net->add({std::make_shared<nn::Conv2D>(16, Shape{5, 5}, nn::ConvOptions{.activation = "relu"}),
-            std::make_shared<nn::MaxPool2D>(),
-            std::make_shared<nn::Conv2D>(32, Shape{5, 5}, nn::ConvOptions{.activation = "relu"}),
-            std::make_shared<nn::MaxPool2D>(), std::make_shared<nn::Flatten>(),
-            std::make_shared<nn::Dense>(128, nn::DenseOptions{.activation = "relu"}),
-            std::make_shared<nn::Dense>(10)});
   return net;
 }
 
@@ -54,7 +43,7 @@ void Run(benchmark::State& state, std::shared_ptr<nn::HybridSequential> net, Sha
 void BM_SeedsModelBatch1(benchmark::State& state) { Run(state, SeedsModel(), Shape{1, 10}); }
 BENCHMARK(BM_SeedsModelBatch1)->DenseRange(0, 3)->Unit(benchmark::kMicrosecond);
 
-void BM_LeNetBatch1(benchmark::State& state) { Run(state, LeNet(), Shape{1, 1, 28, 28}); }
+void BM_LeNetBatch1(benchmark::State& state) { Run(state, cli::LeNet(), Shape{1, 1, 28, 28}); }
 BENCHMARK(BM_LeNetBatch1)->DenseRange(0, 3)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
