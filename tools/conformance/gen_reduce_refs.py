@@ -41,6 +41,7 @@ os.environ.setdefault("MXNET_ENGINE_TYPE", "NaiveEngine")
 import numpy as np
 import mxnet as mx
 from mxnet.base import _LIB, OpHandle, c_str, check_call, mx_uint, py_str
+from refs_errors import collect_errors
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "..", "ndarray", "ops", "testdata", "reduce")
@@ -731,19 +732,7 @@ def linalg_errors():
         ("inverse int32", "_linalg_inverse", [make([[1, 0], [0, 1]], "int32")], {}),
         ("gemm2 float16", "_linalg_gemm2", [r((2, 2), 31, "float16"), r((2, 2), 32, "float16")], {}),
     ]
-    out = []
-    for name, op, inputs, attrs in specs:
-        try:
-            ys = as_list(call(op, inputs, attrs))
-            for y in ys:
-                y.wait_to_read()
-        except mx.base.MXNetError as e:
-            msg = [l for l in str(e).splitlines() if "Check failed" in l or "MXNetError" in l or "only supports" in l]
-            out.append({"name": name, "op": op, "attrs": {k: str(v) for k, v in attrs.items()},
-                        "inputs": [arr(x) for x in inputs], "message": (msg or [str(e)])[-1].strip()[:300]})
-            continue
-        raise RuntimeError("MXNet accepted the error case %r" % name)
-    return out
+    return collect_errors(specs, call, arr, markers=("Check failed", "MXNetError", "only supports"))
 
 
 def main():

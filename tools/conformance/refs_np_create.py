@@ -18,6 +18,7 @@ import numpy as onp  # noqa: E402
 import mxnet as mx  # noqa: E402
 from mxnet import np, npx  # noqa: E402
 import mxnet.ndarray.numpy._internal as _npi  # noqa: E402
+from refs_errors import collect_errors
 
 OPS = ["_npi_zeros", "_npi_ones", "_npi_full_like", "_npi_identity", "_npi_eye", "_npi_arange",
        "_npi_indices", "_npi_logspace", "_npi_blackman", "_npi_hamming", "_npi_hanning"]
@@ -203,17 +204,7 @@ def _errors():
         ("multinomial 2-d pvals", "_npi_multinomial", [np.array([[0.2, 0.8], [0.5, 0.5]])], {"n": 10}),
         ("indices negative dim", "_npi_indices", [], {"dimensions": (2, -1)}),
     ]
-    out = []
-    for name, op, inputs, attrs in specs:
-        try:
-            _call(op, inputs, attrs)
-        except (mx.base.MXNetError, ValueError) as e:
-            msg = [l for l in str(e).splitlines() if "Check failed" in l or "MXNetError" in l]
-            out.append({"name": name, "op": op, "attrs": {k: str(v) for k, v in attrs.items()},
-                        "inputs": [_arr(x) for x in inputs], "message": (msg or [str(e)])[-1].strip()[:300]})
-            continue
-        raise RuntimeError("MXNet accepted the error case %r" % name)
-    return out
+    return collect_errors(specs, _call, _arr, catch=(mx.base.MXNetError, ValueError))
 
 
 def gen(out_dir):

@@ -22,6 +22,7 @@ import mxnet as mx
 from mxnet import np, npx
 
 from refs_np_shape import invoke, _arr, _rand, _iota
+from refs_errors import collect_errors
 
 PUBLIC = ["_npi_insert_scalar", "_npi_insert_slice", "_npi_insert_tensor", "_npi_delete",
           "_npi_boolean_mask_assign_scalar", "_npi_boolean_mask_assign_tensor"]
@@ -174,17 +175,7 @@ def _errors():
         ("mask assign tensor count", "_npi_boolean_mask_assign_tensor",
          [a, np.array([True, False, True]), _rand((3, 4), 5)], {"start_axis": 0}),
     ]
-    out = []
-    for name, op, inputs, attrs in specs:
-        try:
-            _run(op, inputs, attrs)[0].wait_to_read()
-        except mx.base.MXNetError as err:
-            msg = [l for l in str(err).splitlines() if "Check failed" in l or "MXNetError" in l]
-            out.append({"name": name, "op": op, "attrs": {k: str(v) for k, v in attrs.items()},
-                        "inputs": [_arr(x) for x in inputs], "message": (msg or [str(err)])[-1].strip()[:300]})
-            continue
-        raise RuntimeError("MXNet accepted the error case %r" % name)
-    return out
+    return collect_errors(specs, lambda op, inputs, attrs: _run(op, inputs, attrs)[0], _arr)
 
 
 def gen(out_dir):

@@ -18,6 +18,7 @@ import mxnet as mx
 from mxnet import np, npx
 
 from refs_np_shape import _arr, _rand, _iota, _case
+from refs_errors import collect_errors
 
 OP = "_npi_pad"
 MODES = ["constant", "edge", "reflect", "symmetric", "maximum", "minimum"]
@@ -64,18 +65,8 @@ def _errors():
     specs = [
         ("bad mode", [a], {"pad_width": ((1, 1), (0, 0)), "mode": "wrap"}),
     ]
-    out = []
-    for name, inputs, attrs in specs:
-        try:
-            from refs_np_shape import invoke
-            invoke(OP, inputs, attrs).wait_to_read()
-        except mx.base.MXNetError as err:
-            msg = [l for l in str(err).splitlines() if "Check failed" in l or "MXNetError" in l]
-            out.append({"name": name, "op": OP, "attrs": {k: str(v) for k, v in attrs.items()},
-                        "inputs": [_arr(x) for x in inputs], "message": (msg or [str(err)])[-1].strip()[:300]})
-            continue
-        raise RuntimeError("MXNet accepted the error case %r" % name)
-    return out
+    from refs_np_shape import invoke
+    return collect_errors([(name, OP, inputs, attrs) for name, inputs, attrs in specs], invoke, _arr)
 
 
 def gen(out_dir):

@@ -15,6 +15,8 @@ import warnings
 warnings.filterwarnings("ignore")
 import numpy as onp
 import mxnet as mx
+
+import refs_errors
 from mxnet import np, npx
 from mxnet.base import _LIB, OpHandle, c_str, check_call
 from mxnet._ctypes.ndarray import _imperative_invoke
@@ -110,18 +112,7 @@ def errors():
 def collect_errors(specs):
     """MXNet's error message for each (name, op, inputs, attrs) spec that it must reject, as the
     "errors" entries of a reference file. Raises if MXNet accepts one."""
-    out = []
-    for name, op, inputs, attrs in specs:
-        try:
-            for y in invoke(op, inputs, attrs):
-                y.wait_to_read()
-        except (mx.base.MXNetError, ValueError) as err:
-            msg = [l for l in str(err).splitlines() if "Check failed" in l or "MXNetError" in l]
-            out.append({"name": name, "op": op, "attrs": {k: str(v) for k, v in attrs.items()},
-                        "inputs": [arr(x) for x in inputs], "message": (msg or [str(err)])[-1].strip()[:300]})
-            continue
-        raise RuntimeError("MXNet accepted the error case %r" % name)
-    return out
+    return refs_errors.collect_errors(specs, invoke, arr, catch=(mx.base.MXNetError, ValueError))
 
 
 def write_refs(out_dir, filename, generator, registry, ops, cases, errors):

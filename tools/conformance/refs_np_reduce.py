@@ -13,6 +13,7 @@ import mxnet as mx
 import numpy as onp
 from mxnet import np, npx
 import mxnet.ndarray.numpy._internal as _npi
+from refs_errors import collect_errors
 
 OPS = ["_np_sum", "_np_prod", "_npi_mean", "_np_max", "_np_min", "_npi_std", "_npi_var", "_np_all",
        "_np_any", "_npi_argmax", "_npi_argmin", "_np_cumsum", "_np_trace", "_npi_diff",
@@ -81,17 +82,10 @@ def _errors(h, make, rand):
         ("trace same axis", "_np_trace", rand((2, 3), 6), {"axis1": 1, "axis2": -1}),
         ("diff axis out of range", "_npi_diff", rand((2, 3), 7), {"axis": 3}),
     ]
-    out = []
-    for name, op, x, attrs in specs:
-        try:
-            (_bincount(x, **attrs) if op == "_npi_bincount" else FN[op](x, **attrs)).wait_to_read()
-        except (mx.base.MXNetError, ValueError) as e:
-            msg = [l for l in str(e).splitlines() if "Check failed" in l or "Error" in l]
-            out.append({"name": name, "op": op, "attrs": {k: _attr(v) for k, v in attrs.items()},
-                        "inputs": [h["arr"](x)], "message": (msg or [str(e)])[-1].strip()[:300]})
-            continue
-        raise RuntimeError("MXNet accepted the error case %r" % name)
-    return out
+    run = lambda op, inputs, attrs: (_bincount if op == "_npi_bincount" else FN[op])(inputs[0], **attrs)  # noqa: E731
+    return collect_errors([(name, op, [x], attrs) for name, op, x, attrs in specs], run, h["arr"],
+                          markers=("Check failed", "Error"), catch=(mx.base.MXNetError, ValueError),
+                          attr_str=_attr)
 
 
 def _bincount(x, weights=None, minlength=0):

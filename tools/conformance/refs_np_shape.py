@@ -23,6 +23,7 @@ import mxnet as mx
 from mxnet import np, npx
 from mxnet.base import _LIB, OpHandle, c_str, check_call
 from mxnet._ctypes.ndarray import _imperative_invoke
+from refs_errors import collect_errors
 
 PUBLIC = ["_np_reshape", "_npx_reshape", "_np_squeeze", "_np_transpose", "_np_moveaxis", "_np_roll",
           "_npi_flip", "_npi_rot90", "_np_copy", "_np_atleast_1d", "_np_atleast_2d", "_np_atleast_3d",
@@ -148,18 +149,9 @@ def _errors():
         ("dsplit 2-d", "_npi_dsplit", [np.ones((2, 3))], {"indices": (), "sections": 3}),
         ("column_stack shapes differ", "_npi_column_stack", [np.ones(3), np.zeros((2, 2))], {"num_args": 2}),
     ]
-    out = []
-    for name, op, inputs, attrs in specs:
-        try:
-            r = invoke(op, inputs, attrs)
-            (r[0] if isinstance(r, list) else r).wait_to_read()
-        except (mx.base.MXNetError, ValueError) as e:
-            msg = [l for l in str(e).splitlines() if "Check failed" in l or "MXNetError" in l]
-            out.append({"name": name, "op": op, "attrs": {k: str(v) for k, v in attrs.items()},
-                        "inputs": [_arr(x) for x in inputs], "message": (msg or [str(e)])[-1].strip()[:300]})
-            continue
-        raise RuntimeError("MXNet accepted the error case %r" % name)
-    return out
+    first = lambda r: r[0] if isinstance(r, list) else r  # noqa: E731
+    return collect_errors(specs, lambda op, inputs, attrs: first(invoke(op, inputs, attrs)), _arr,
+                          catch=(mx.base.MXNetError, ValueError))
 
 
 def _cases():

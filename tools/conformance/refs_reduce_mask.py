@@ -7,6 +7,7 @@ cases(h) takes the generator's helpers h = {"case", "arr", "make", "rand", "regi
 "inputs", "message"}]} (calls MXNet rejects). Deterministic (fixed seeds).
 """
 import mxnet as mx
+from refs_errors import collect_errors
 
 PUBLIC = ["_contrib_boolean_mask", "_npx_nonzero"]
 # The generator's call() looks ops up in mx.nd / mx.nd._internal; boolean_mask lives in contrib.
@@ -31,18 +32,8 @@ def _errors(h):
         ("boolean_mask axis 1", "_contrib_boolean_mask",
          [rand((4, 3), -1, 1, 3), make([1, 0, 1])], {"axis": 1}),
     ]
-    out = []
-    for name, op, inputs, attrs in specs:
-        try:
-            getattr(mx.nd._internal, op)(*inputs, **attrs).wait_to_read()
-        except mx.base.MXNetError as e:
-            msg = [l for l in str(e).splitlines() if "Check failed" in l]
-            out.append({"name": name, "op": op, "attrs": {k: str(v) for k, v in attrs.items()},
-                        "inputs": [h["arr"](x) for x in inputs],
-                        "message": (msg or [str(e)])[-1].strip()[:300]})
-            continue
-        raise RuntimeError("MXNet accepted the error case %r" % name)
-    return out
+    return collect_errors(specs, lambda op, inputs, attrs: getattr(mx.nd._internal, op)(*inputs, **attrs),
+                          h["arr"], markers=("Check failed",))
 
 
 def cases(h):

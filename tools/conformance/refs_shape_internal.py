@@ -15,6 +15,7 @@ import os
 
 import numpy as np
 import mxnet as mx
+from refs_errors import collect_errors
 
 nd = mx.nd
 PUBLIC = ["_scatter_elemwise_div", "_scatter_plus_scalar", "_scatter_minus_scalar",
@@ -75,17 +76,7 @@ def _errors():
         ("rnn_param_concat dims differ", "_rnn_param_concat", [nd.array([[1, 2]]), nd.array([[3]])],
          {"dim": 0, "num_args": 2}),
     ]
-    out = []
-    for name, op, inputs, attrs in specs:
-        try:
-            getattr(nd._internal, op)(*inputs, **attrs).wait_to_read()
-        except mx.base.MXNetError as e:
-            msg = [l for l in str(e).splitlines() if "Check failed" in l or "MXNetError" in l]
-            out.append({"name": name, "op": op, "attrs": {k: str(v) for k, v in attrs.items()},
-                        "inputs": [_arr(x) for x in inputs], "message": (msg or [str(e)])[-1].strip()[:300]})
-            continue
-        raise RuntimeError("MXNet accepted the error case %r" % name)
-    return out
+    return collect_errors(specs, lambda op, inputs, attrs: getattr(nd._internal, op)(*inputs, **attrs), _arr)
 
 
 def gen(out_dir):

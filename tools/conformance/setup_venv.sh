@@ -4,17 +4,9 @@
 # All progress goes to stderr; the last (only) stdout line is the venv's python path.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-REQ="$HERE/requirements.txt"
 VENV="${MXNET_CONFORMANCE_VENV:-$HOME/.cache/mxnet-conformance/venv}"
-PY="$VENV/bin/python"
-STAMP="$VENV/.requirements.sha256"
-WANT="$(sha256sum "$REQ" | cut -d' ' -f1)"
-
-# Fast path: venv exists, was built from this exact requirements.txt, and mxnet imports.
-if [[ -x "$PY" && -f "$STAMP" && "$(cat "$STAMP")" == "$WANT" ]] &&
-   "$PY" -c 'import mxnet' >/dev/null 2>&1; then
-  echo "$PY"; exit 0
-fi
+# shellcheck source=venv_lib.sh
+source "$HERE/venv_lib.sh"
 
 # libmxnet.so needs these system libs (libgfortran.so.3 and libopenblas ship inside the wheel).
 # They are normally present with gcc; install them via apt if not (needs root).
@@ -27,11 +19,6 @@ if ((${#missing[@]})); then
   { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } >&2
 fi
 
-echo "setup_venv: building $VENV" >&2
-mkdir -p "$(dirname "$VENV")"
-[[ -x "$PY" ]] || python3 -m venv "$VENV" >&2
-"$PY" -m pip install -q --disable-pip-version-check -r "$REQ" >&2
-# Smoke test: import and run one op.
-"$PY" -c 'import mxnet as mx; assert mx.__version__ == "1.9.1"; mx.nd.ones((2,)).asnumpy()' >&2
-echo "$WANT" > "$STAMP"
-echo "$PY"
+# Smoke test after building: import and run one op.
+ensure_venv setup_venv "$HERE/requirements.txt" "$VENV" 'import mxnet' \
+  'import mxnet as mx; assert mx.__version__ == "1.9.1"; mx.nd.ones((2,)).asnumpy()'
