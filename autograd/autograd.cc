@@ -25,7 +25,7 @@ struct Node;
 // An input without history (a constant) of a recorded op, kept for get_symbol: its identity
 // (not its value; the array may be freed) and creation number.
 struct ConstInput {
-  std::weak_ptr<NDArray::Impl> array;
+  NDArray::WeakRef array;
   int64_t id = -1;  // -1: this input has history
 };
 
@@ -49,7 +49,7 @@ struct Node {
   bool freed = false;
   // Leaf variables.
   bool is_leaf = false;
-  std::weak_ptr<NDArray::Impl> var;
+  NDArray::WeakRef var;
 
   Node() { ++g_live_nodes; }
   ~Node() { --g_live_nodes; }
@@ -64,24 +64,23 @@ std::mutex g_leaf_mu;  // leaf creation for variables shared across threads
 
 // The autograd entry of `a`: its recorded producer, a (new) leaf for a variable, or none.
 Entry EntryOf(const NDArray& a) {
-  NDArray::Impl* impl = a.impl().get();
   std::lock_guard<std::mutex> l(g_leaf_mu);
-  if (impl->autograd_entry) return static_cast<AGEntry*>(impl->autograd_entry.get())->entry;
-  if (!impl->grad || impl->grad_req == GradReq::kNull) return {};
+  if (auto* s = a.hook_state(NDArray::HookSlot::kAutograd)) return static_cast<AGEntry*>(s)->entry;
+  if (a.grad_req() == GradReq::kNull || a.grad().is_none()) return {};
   auto leaf = std::make_shared<Node>();
   leaf->is_leaf = true;
   leaf->id = g_variable_count.fetch_add(1, std::memory_order_relaxed);
-  leaf->var = a.impl();
+  leaf->var = a.weak_ref();
   leaf->out_shapes = {a.shape()};
   leaf->out_types = {a.dtype()};
   leaf->device = a.device();
   Entry e{leaf, 0};
-  impl->autograd_entry = std::make_shared<AGEntry>(e);
+  a.set_hook_state(NDArray::HookSlot::kAutograd, std::make_shared<AGEntry>(e));
   return e;
 }
 
 void SetEntry(const NDArray& a, Entry e) {
-  a.impl()->autograd_entry = std::make_shared<AGEntry>(std::move(e));
+  a.set_hook_state(NDArray::HookSlot::kAutograd, std::make_shared<AGEntry>(std::move(e)));
 }
 
 // A view of `a` carrying entry `e` (so ops applied to it are recorded against e's history).
@@ -113,7 +112,7 @@ class Recorder final : public InvokeObserver {
     for (size_t i = 0; i < inputs.size(); ++i) {
       if (in[i].node) continue;
       if (node->consts.empty()) node->consts.resize(inputs.size());
-      node->consts[i] = {inputs[i].impl(),
+      node->consts[i] = {inputs[i].weak_ref(),
                          g_variable_count.fetch_add(1, std::memory_order_relaxed)};
     }
     node->inputs = std::move(in);
@@ -343,10 +342,8 @@ void mark_variables(const std::vector<NDArray>& variables, const std::vector<NDA
     if (gradients[i].shape() != variables[i].shape())
       MX_THROW(absl::StatusCode::kInvalidArgument, "mark_variables: gradient ", i, " has shape ",
                gradients[i].shape().ToString(), ", variable has ", variables[i].shape().ToString());
-    NDArray::Impl* impl = variables[i].impl().get();
-    impl->grad = gradients[i].impl();
-    impl->grad_req = grad_reqs[i];
-    impl->autograd_entry.reset();
+    variables[i].set_grad_buffer(gradients[i], grad_reqs[i]);
+    variables[i].set_hook_state(NDArray::HookSlot::kAutograd, nullptr);
   }
 }
 
@@ -357,16 +354,18 @@ std::map<int64_t, GradReadyHook> g_hooks;
 int64_t g_next_hook = 1;
 
 // Writes leaf n's gradient into its variable's buffer; returns the variable if it wrote one.
-std::shared_ptr<NDArray::Impl> WriteLeafGrad(Node* n, const GradMap& grads) {
+NDArray WriteLeafGrad(Node* n, const GradMap& grads) {
   auto g = grads.find(EntryKey{n, 0});
-  std::shared_ptr<NDArray::Impl> var = n->var.lock();
-  if (!var || !var->grad || var->grad_req == GradReq::kNull) return nullptr;
-  NDArray buf(var->grad);
+  NDArray var = NDArray::Lock(n->var);
+  if (var.is_none()) return {};
+  const GradReq req = var.grad_req();
+  NDArray buf = var.grad();
+  if (buf.is_none() || req == GradReq::kNull) return {};
   if (g == grads.end()) {
     // Reachable from the heads but no gradient flows (e.g. through BlockGrad): like MXNet,
     // grad_req write stores zeros, add keeps the sum; both count as written.
-    if (var->grad_req == GradReq::kWrite) buf.Fill(0.0);
-  } else if (var->grad_req == GradReq::kAdd) {
+    if (req == GradReq::kWrite) buf.Fill(0.0);
+  } else if (req == GradReq::kAdd) {
     const Op& add = OpRegistry::Get("elemwise_add");
     NDArray sum = Invoke(add, OpAttrs::Parse(add, {}),
                          std::vector<NDArray>{buf, g->second.astype(buf.dtype(), false)})[0];
@@ -374,7 +373,7 @@ std::shared_ptr<NDArray::Impl> WriteLeafGrad(Node* n, const GradMap& grads) {
   } else {
     g->second.copyto(buf);
   }
-  var->grad->fresh_grad = true;  // NDArray::fresh_grad (Trainer's stale-gradient check)
+  var.set_fresh_grad(true);  // NDArray::fresh_grad (Trainer's stale-gradient check)
   return var;
 }
 
@@ -406,9 +405,8 @@ void backward(const std::vector<NDArray>& heads, const std::vector<NDArray>& hea
     // dispatch state (not recording, train_mode) covers the writes.
     RunBackward(heads, head_grads, retain_graph, false, train_mode, &order,
                 [&](Node* n, const GradMap& grads) {
-                  std::shared_ptr<NDArray::Impl> var = WriteLeafGrad(n, grads);
-                  if (!var) return;
-                  NDArray v(var);
+                  NDArray v = WriteLeafGrad(n, grads);
+                  if (v.is_none()) return;
                   for (const auto& h : hooks) h(v);
                 });
     return;
@@ -442,8 +440,8 @@ std::vector<NDArray> grad(const std::vector<NDArray>& heads, const std::vector<N
 }
 
 bool is_tracked(const NDArray& a) {
-  return !a.is_none() &&
-         (a.impl()->autograd_entry || (a.impl()->grad && a.grad_req() != GradReq::kNull));
+  return !a.is_none() && (a.hook_state(NDArray::HookSlot::kAutograd) ||
+                          (a.grad_req() != GradReq::kNull && !a.grad().is_none()));
 }
 
 std::vector<NDArray> Function::operator()(const std::vector<NDArray>& inputs) {
@@ -498,14 +496,13 @@ History RecordedHistory(const NDArray& x) {
   };
   History h;
   std::unordered_map<const Node*, int> pos;
-  std::map<std::weak_ptr<NDArray::Impl>, int, std::owner_less<std::weak_ptr<NDArray::Impl>>>
-      const_pos;
+  std::map<NDArray::WeakRef, int, std::owner_less<NDArray::WeakRef>> const_pos;
   auto emit = [&](const Node& n) {
     HistoryNode out;
     out.id = n.id;
     if (n.is_leaf) {
       out.kind = HistoryNode::Kind::kVariable;
-      if (auto v = n.var.lock()) out.array = NDArray(std::move(v));
+      out.array = NDArray::Lock(n.var);
     } else {
       out.kind = HistoryNode::Kind::kOp;
       out.op = n.op;
@@ -546,7 +543,7 @@ History RecordedHistory(const NDArray& x) {
       HistoryNode cn;
       cn.kind = HistoryNode::Kind::kConstant;
       cn.id = c.id;
-      if (auto a = c.array.lock()) cn.array = NDArray(std::move(a));
+      cn.array = NDArray::Lock(c.array);
       h.nodes.push_back(std::move(cn));
     } else {
       emit(*n);

@@ -66,10 +66,7 @@ TEST(Autograd, GradReadyHooksReportEachFinalGradientInReverseOrder) {
   std::vector<std::string> seen;
   std::vector<std::vector<double>> at_report, w1_at_report;
   auto name = [&](const NDArray& v) {
-    return v.impl() == w1.impl()   ? "w1"
-           : v.impl() == w2.impl() ? "w2"
-           : v.impl() == b.impl()  ? "b"
-                                   : "?";
+    return v.is_same(w1) ? "w1" : v.is_same(w2) ? "w2" : v.is_same(b) ? "b" : "?";
   };
   int64_t id = AddGradReadyHook([&](const NDArray& v) {
     seen.push_back(name(v));
@@ -119,11 +116,11 @@ TEST(Autograd, GradReadyHooksCoverBlockedAndSkipUnreached) {
   int reports = 0, blocked_reports = 0;
   int64_t id = AddGradReadyHook([&](const NDArray& v) {
     ++reports;
-    if (v.impl() == blocked.impl()) {
+    if (v.is_same(blocked)) {
       ++blocked_reports;
       EXPECT_EQ(v.grad().ToVector<double>(), (std::vector<double>{0, 0}));
     }
-    EXPECT_NE(v.impl(), unused.impl());
+    EXPECT_FALSE(v.is_same(unused));
   });
   NDArray y;
   {

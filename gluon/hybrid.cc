@@ -26,7 +26,7 @@ struct TraceEntry final : ArrayHookState {
 };
 
 sym::NodeEntry* EntryOf(const NDArray& a) {
-  auto* t = static_cast<TraceEntry*>(a.impl()->trace_entry.get());
+  auto* t = static_cast<TraceEntry*>(a.hook_state(NDArray::HookSlot::kTrace));
   return t ? &t->entry : nullptr;
 }
 
@@ -51,8 +51,9 @@ class Tracer final : public InvokeObserver {
       n->inputs.push_back(*e);
     }
     for (size_t k = 0; k < outputs.size(); ++k) {
-      outputs[k].impl()->trace_entry =
-          std::make_shared<TraceEntry>(sym::NodeEntry{n, static_cast<int>(k), 0});
+      outputs[k].set_hook_state(
+          NDArray::HookSlot::kTrace,
+          std::make_shared<TraceEntry>(sym::NodeEntry{n, static_cast<int>(k), 0}));
       traced.push_back(outputs[k]);
     }
   }
@@ -135,9 +136,9 @@ void HybridBlock::Trace(const NDArrayVec& inputs) {
   // Parameters and inputs become variables of the graph.
   for (const auto& [name, p] : params) {
     NDArray d = p->data(dev);
-    if (d.impl()->trace_entry) continue;  // shared parameter already tagged
+    if (d.hook_state(NDArray::HookSlot::kTrace)) continue;  // shared parameter already tagged
     sym::Symbol v = p->var(name);
-    d.impl()->trace_entry = std::make_shared<TraceEntry>(v.outputs()[0]);
+    d.set_hook_state(NDArray::HookSlot::kTrace, std::make_shared<TraceEntry>(v.outputs()[0]));
     tagged.push_back(d);
     param_by_name[name] = p;
   }
@@ -145,15 +146,16 @@ void HybridBlock::Trace(const NDArrayVec& inputs) {
     std::vector<NDArray>& a;
     std::vector<NDArray>& b;
     ~Clear() {
-      for (auto& x : a) x.impl()->trace_entry.reset();
-      for (auto& x : b) x.impl()->trace_entry.reset();
+      for (auto& x : a) x.set_hook_state(NDArray::HookSlot::kTrace, nullptr);
+      for (auto& x : b) x.set_hook_state(NDArray::HookSlot::kTrace, nullptr);
     }
   } clear{tagged, tracer.traced};
   NDArrayVec views;
   for (size_t i = 0; i < inputs.size(); ++i) {
     NDArray v = NDArray::Placeholder(inputs[i].shape(), inputs[i].device(), inputs[i].dtype());
-    v.impl()->trace_entry = std::make_shared<TraceEntry>(
-        sym::Symbol::Variable(InputName(i, inputs.size())).outputs()[0]);
+    v.set_hook_state(NDArray::HookSlot::kTrace,
+                     std::make_shared<TraceEntry>(
+                         sym::Symbol::Variable(InputName(i, inputs.size())).outputs()[0]));
     views.push_back(v);
   }
   NDArrayVec outs;

@@ -40,7 +40,7 @@ void Parameter::set_grad_req(GradReq req) {
   grad_req_ = req;
   if (req == GradReq::kNull) {
     grad_.clear();
-    for (auto& d : data_) d.impl()->grad.reset(), d.impl()->grad_req = GradReq::kNull;
+    for (auto& d : data_) d.clear_grad();
   } else if (is_initialized()) {
     AllocateGrads();
   }

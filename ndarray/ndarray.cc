@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "base/strings.h"
+#include "ndarray/ndarray_impl.h"
 #include "ndarray/op.h"
 #include "ndarray/sparse.h"
 
@@ -409,9 +410,69 @@ void NDArray::attach_grad(GradReq req) const {
   NDArray g(shape(), device(), dtype());
   g.Fill(0);
   auto* impl = const_cast<Impl*>(&i);
-  impl->grad = g.impl();
+  impl->grad = g.impl_;
   impl->grad_req = req;
   impl->autograd_entry.reset();  // a fresh variable: no history
+}
+
+bool NDArray::is_placeholder() const { return impl_ && impl_->is_placeholder; }
+bool NDArray::is_sparse() const { return impl_ && impl_->sparse; }
+
+bool NDArray::fresh_grad() const { return impl_ && impl_->grad && impl_->grad->fresh_grad; }
+
+void NDArray::set_fresh_grad(bool fresh) const {
+  if (!impl_ || !impl_->grad)
+    MX_THROW(absl::StatusCode::kFailedPrecondition,
+             "set_fresh_grad: the array has no gradient buffer (call attach_grad first)");
+  impl_->grad->fresh_grad = fresh;
+}
+
+ArrayHookState* NDArray::hook_state(HookSlot slot) const {
+  const Impl& i = checked();
+  return (slot == HookSlot::kAutograd ? i.autograd_entry : i.trace_entry).get();
+}
+
+void NDArray::set_hook_state(HookSlot slot, std::shared_ptr<ArrayHookState> state) const {
+  checked();
+  (slot == HookSlot::kAutograd ? impl_->autograd_entry : impl_->trace_entry) = std::move(state);
+}
+
+void NDArray::set_grad_buffer(const NDArray& grad, GradReq req) const {
+  checked();
+  if (grad.is_none() || grad.shape() != shape())
+    MX_THROW(absl::StatusCode::kInvalidArgument, "set_grad_buffer: gradient buffer of shape ",
+             grad.is_none() ? std::string("none") : grad.shape().ToString(),
+             " for a variable of shape ", shape().ToString());
+  impl_->grad = grad.impl_;
+  impl_->grad_req = req;
+}
+
+void NDArray::clear_grad() const {
+  checked();
+  impl_->grad.reset();
+  impl_->grad_req = GradReq::kNull;
+}
+
+const std::shared_ptr<Storage>& NDArray::storage() const { return checked().storage; }
+size_t NDArray::storage_offset() const { return checked().offset; }
+
+NDArray NDArray::FromStorage(std::shared_ptr<Storage> storage, size_t offset, const Shape& shape,
+                             DType dtype) {
+  if (!storage) MX_THROW(absl::StatusCode::kInvalidArgument, "NDArray::FromStorage: null storage");
+  if (!shape.is_known())
+    MX_THROW(absl::StatusCode::kInvalidArgument, "NDArray::FromStorage: shape ", shape.ToString(),
+             " is not fully known");
+  size_t need = static_cast<size_t>(shape.Size()) * DTypeSize(dtype);
+  if (offset > storage->bytes() || need > storage->bytes() - offset)
+    MX_THROW(absl::StatusCode::kInvalidArgument, "NDArray::FromStorage: a ", shape.ToString(), " ",
+             DTypeName(dtype), " view (", need, " bytes) at offset ", offset,
+             " does not fit in a storage block of ", storage->bytes(), " bytes");
+  auto impl = std::make_shared<Impl>();
+  impl->storage = std::move(storage);
+  impl->offset = offset;
+  impl->shape = shape;
+  impl->dtype = dtype;
+  return NDArray(std::move(impl));
 }
 
 NDArray NDArray::grad() const {

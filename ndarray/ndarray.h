@@ -45,6 +45,10 @@ struct ArrayHookState {
 
 class NDArray {
  public:
+  // The array object's state: opaque outside //ndarray (defined in the private header
+  // ndarray/ndarray_impl.h); the layers above use the hooks below.
+  struct Impl;
+
   // An empty ("none") array: is_none() is true; most methods throw.
   NDArray() = default;
   // Uninitialized array of `shape` (must be known), `dtype` on `device`.
@@ -63,7 +67,7 @@ class NDArray {
                       DType dtype = DType::kFloat32);
 
   bool is_none() const { return impl_ == nullptr; }
-  bool is_placeholder() const { return impl_ && impl_->is_placeholder; }
+  bool is_placeholder() const;
   const Shape& shape() const;
   DType dtype() const;
   Device device() const;
@@ -87,7 +91,7 @@ class NDArray {
   // ---- Sparse storage (MXNet's CSRNDArray / RowSparseNDArray; defined in ndarray/sparse.cc,
   // constructors csr_matrix / row_sparse_array in ndarray/sparse.h). ----
   StorageType stype() const;  // kDefault for dense (and none) arrays
-  bool is_sparse() const { return impl_ && impl_->sparse; }
+  bool is_sparse() const;
   // The stored values: csr (nnz,), row_sparse (k, shape[1:]...); a dense array returns itself.
   NDArray data() const;
   // csr: column indices (nnz,); row_sparse: stored row indices (k,), ascending. int64.
@@ -157,13 +161,8 @@ class NDArray {
   // reports stale gradients from it. The flag lives on the gradient buffer, so attach_grad (a
   // new buffer) starts it false. false without a gradient buffer; setting it then throws
   // kFailedPrecondition.
-  bool fresh_grad() const { return impl_ && impl_->grad && impl_->grad->fresh_grad; }
-  void set_fresh_grad(bool fresh) const {
-    if (!impl_ || !impl_->grad)
-      MX_THROW(absl::StatusCode::kFailedPrecondition,
-               "set_fresh_grad: the array has no gradient buffer (call attach_grad first)");
-    impl_->grad->fresh_grad = fresh;
-  }
+  bool fresh_grad() const;
+  void set_fresh_grad(bool fresh) const;
   // Back-propagates from this array (mx NDArray.backward): autograd::backward({*this},
   // {out_grad}, retain_graph, train_mode). Needs //autograd linked (kFailedPrecondition if not).
   void backward(const NDArray& out_grad = NDArray(), bool retain_graph = false,
@@ -177,30 +176,41 @@ class NDArray {
   // True when both views share one storage block.
   bool shares_storage(const NDArray& o) const;
 
-  // ---- Internal state (for ndarray's own layers). ----
-  struct Impl {
-    std::shared_ptr<Storage> storage;
-    size_t offset = 0;  // bytes
-    Shape shape;
-    DType dtype = DType::kFloat32;
-    bool is_placeholder = false;  // no data (NDArray::Placeholder)
-    // Autograd: variable state (attach_grad) and tape entry.
-    GradReq grad_req = GradReq::kNull;
-    std::shared_ptr<Impl> grad;
-    bool fresh_grad = false;  // on a gradient buffer: see NDArray::fresh_grad()
-    std::shared_ptr<ArrayHookState> autograd_entry;
-    // Deferred-compute tracer state (hybridize).
-    std::shared_ptr<ArrayHookState> trace_entry;
-    // Sparse arrays only (ndarray/sparse.h): the stored parts; `storage` then holds the values'
-    // block (so device() and shares_storage work) and data_ptr() refuses.
-    std::shared_ptr<SparseAux> sparse;
-  };
-  const std::shared_ptr<Impl>& impl() const { return impl_; }
-  explicit NDArray(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  // ---- Hooks for the layers above ndarray (autograd, symbol, gluon, the C ABI). ----
+  // The array object's state is private (ndarray/ndarray_impl.h); these are the only ways in.
+  // A weak reference to the array object (not its data): identity without keeping it alive.
+  // std::owner_less orders it; Lock gives the array back, or a none array once it is freed.
+  using WeakRef = std::weak_ptr<Impl>;
+  WeakRef weak_ref() const { return impl_; }
+  static NDArray Lock(const WeakRef& ref) { return NDArray(ref.lock()); }
+  // Identity of the array object (equal iff is_same); nullptr for a none array. Valid as a map
+  // key only while the array lives.
+  const void* id() const { return impl_.get(); }
+  // Per-array state of the layers above: autograd's tape entry and the hybridize tracer's
+  // symbol. Views and copies start without either.
+  enum class HookSlot { kAutograd, kTrace };
+  ArrayHookState* hook_state(HookSlot slot) const;
+  void set_hook_state(HookSlot slot, std::shared_ptr<ArrayHookState> state) const;
+  // Makes `grad` (same shape, not copied) this variable's gradient buffer with `req`
+  // (autograd::mark_variables); kInvalidArgument if the shapes differ.
+  void set_grad_buffer(const NDArray& grad, GradReq req) const;
+  // Drops the gradient buffer and marks the array a non-variable (grad_req null).
+  void clear_grad() const;
+  // The storage block viewed and the byte offset of element 0 in it (identity of the bytes, for
+  // caches and aliasing checks). Errors: kFailedPrecondition on a none array.
+  const std::shared_ptr<Storage>& storage() const;
+  size_t storage_offset() const;
+  // A dense array viewing `storage` from byte `offset` as `shape` x `dtype` (no copy; the
+  // C ABI's external buffers, executors' planned buffers). kInvalidArgument if the view does not
+  // fit in the storage block.
+  static NDArray FromStorage(std::shared_ptr<Storage> storage, size_t offset, const Shape& shape,
+                             DType dtype);
   // A view with a new shape (same element count), sharing storage; no autograd state.
   NDArray ViewAs(const Shape& shape, size_t extra_offset_bytes = 0) const;
 
  private:
+  friend struct NDArrayAccess;  // ndarray's own sources (ndarray/ndarray_impl.h)
+  explicit NDArray(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
   const Impl& checked() const;
   std::shared_ptr<Impl> impl_;
 };

@@ -113,6 +113,71 @@ TEST(NDArray, AttachGradAndDetach) {
   EXPECT_FALSE(ParseGradReq("sometimes").ok());
 }
 
+TEST(NDArray, HooksForTheLayersAbove) {
+  // Identity and weak references: Lock gives the same object back until it is freed.
+  NDArray a = Iota(Shape{2, 3});
+  NDArray::WeakRef ref = a.weak_ref();
+  EXPECT_TRUE(NDArray::Lock(ref).is_same(a));
+  EXPECT_EQ(NDArray::Lock(ref).id(), a.id());
+  EXPECT_NE(a.reshape({3, 2}).id(), a.id());  // a view is another object
+  EXPECT_EQ(NDArray().id(), nullptr);
+  {
+    NDArray b = Iota(Shape{2});
+    ref = b.weak_ref();
+  }
+  EXPECT_TRUE(NDArray::Lock(ref).is_none());
+
+  // Hook state: per object, not inherited by views.
+  struct State : ArrayHookState {
+    int v = 7;
+  };
+  auto st = std::make_shared<State>();
+  a.set_hook_state(NDArray::HookSlot::kTrace, st);
+  EXPECT_EQ(a.hook_state(NDArray::HookSlot::kTrace), st.get());
+  EXPECT_EQ(a.hook_state(NDArray::HookSlot::kAutograd), nullptr);
+  EXPECT_EQ(a.reshape({6}).hook_state(NDArray::HookSlot::kTrace), nullptr);
+  a.set_hook_state(NDArray::HookSlot::kTrace, nullptr);
+  EXPECT_EQ(a.hook_state(NDArray::HookSlot::kTrace), nullptr);
+  EXPECT_THROW(NDArray().hook_state(NDArray::HookSlot::kTrace), Error);
+
+  // Gradient buffers: adopted as given (no copy), checked against the shape, and dropped.
+  NDArray g = NDArray::Full(Shape{2, 3}, 5.0);
+  a.set_grad_buffer(g, GradReq::kAdd);
+  EXPECT_TRUE(a.grad().is_same(g));
+  EXPECT_EQ(a.grad_req(), GradReq::kAdd);
+  EXPECT_THROW(a.set_grad_buffer(NDArray::Full(Shape{3, 2}, 0.0), GradReq::kWrite), Error);
+  EXPECT_THROW(a.set_grad_buffer(NDArray(), GradReq::kWrite), Error);
+  a.set_fresh_grad(true);
+  EXPECT_TRUE(a.fresh_grad());
+  a.clear_grad();
+  EXPECT_TRUE(a.grad().is_none());
+  EXPECT_EQ(a.grad_req(), GradReq::kNull);
+  EXPECT_FALSE(a.fresh_grad());
+  EXPECT_THROW(a.set_fresh_grad(true), Error);
+}
+
+TEST(NDArray, FromStorageViewsTheBytesGiven) {
+  NDArray a = Iota(Shape{2, 4});  // 0..7 as float32
+  EXPECT_EQ(a.storage_offset(), 0u);
+  NDArray row1 = a.at(1);
+  EXPECT_EQ(row1.storage(), a.storage());
+  EXPECT_EQ(row1.storage_offset(), 16u);
+  // Elements 2..5 as (2, 2), no copy: writes show through.
+  NDArray v = NDArray::FromStorage(a.storage(), 8, Shape{2, 2}, DType::kFloat32);
+  EXPECT_EQ(v.ToVector<float>(), (std::vector<float>{2, 3, 4, 5}));
+  v.Fill(-1);
+  EXPECT_EQ(a.ToVector<float>(), (std::vector<float>{0, 1, -1, -1, -1, -1, 6, 7}));
+  // The same 8 bytes as one float64, another dtype over the same block.
+  EXPECT_EQ(NDArray::FromStorage(a.storage(), 0, Shape{1}, DType::kFloat64).nbytes(), 8u);
+  // Views that do not fit, a null block, an unknown shape.
+  EXPECT_THROW(NDArray::FromStorage(a.storage(), 24, Shape{3}, DType::kFloat32), Error);
+  EXPECT_THROW(NDArray::FromStorage(a.storage(), 40, Shape{0}, DType::kFloat32), Error);
+  EXPECT_THROW(NDArray::FromStorage(nullptr, 0, Shape{1}, DType::kFloat32), Error);
+  EXPECT_THROW(NDArray::FromStorage(a.storage(), 0, Shape{-1}, DType::kFloat32), Error);
+  EXPECT_NO_THROW(NDArray::FromStorage(a.storage(), 32, Shape{0}, DType::kFloat32));
+  EXPECT_THROW(NDArray().storage(), Error);
+}
+
 TEST(NDArray, PrintsLikeMxnet) {
   EXPECT_EQ(Iota(Shape{2, 2}).ToString(), "[[0. 1.]\n [2. 3.]]\n<NDArray 2x2 @cpu(0)>");
   EXPECT_EQ(NDArray::FromVector(std::vector<float>{0.5f, 1.25f}, Shape{2}).ToString(),

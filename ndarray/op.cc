@@ -13,6 +13,7 @@
 #include "absl/strings/string_view.h"
 
 #include "ndarray/grad.h"
+#include "ndarray/ndarray_impl.h"
 #include "ndarray/sparse.h"
 
 namespace mxnet {
@@ -454,7 +455,7 @@ NDArrayVec InvokeInferOnly(const Op& op, const OpAttrs& attrs, std::span<const N
                    [](const NDArray& x) { return x.is_placeholder(); }))
     InferOutputsFromData(op, attrs, inputs, &out_s, &out_t);
   for (size_t i = 0; i < inputs.size(); ++i) {
-    NDArray::Impl& impl = *inputs[i].impl();
+    auto& impl = *NDArrayAccess::impl(inputs[i]);
     if (!impl.is_placeholder) continue;
     MergeShape(&impl.shape, in_s[i], StrCat(op.name, ": input ", i));
   }

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "base/strings.h"
+#include "ndarray/ndarray_impl.h"
 
 namespace mxnet {
 
@@ -36,7 +37,7 @@ const SparseAux& AuxOf(const NDArray& x, std::string_view what) {
   if (!x.is_sparse())
     MX_THROW(absl::StatusCode::kInvalidArgument, what, ": the array is dense (stype 'default'); ",
              "only csr and row_sparse arrays have ", what);
-  return *x.impl()->sparse;
+  return *NDArrayAccess::impl(x)->sparse;
 }
 
 int NumAuxOf(StorageType st) {
@@ -45,13 +46,13 @@ int NumAuxOf(StorageType st) {
 
 // A sparse array from parts that are already checked and owned.
 NDArray MakeSparse(StorageType st, const Shape& shape, NDArray data, std::vector<NDArray> aux) {
-  auto impl = std::make_shared<NDArray::Impl>();
+  auto impl = NDArrayAccess::New();
   impl->shape = shape;
   impl->dtype = data.dtype();
-  impl->storage = data.impl()->storage;
-  impl->offset = data.impl()->offset;
+  impl->storage = NDArrayAccess::impl(data)->storage;
+  impl->offset = NDArrayAccess::impl(data)->offset;
   impl->sparse = std::make_shared<SparseAux>(SparseAux{st, std::move(data), std::move(aux)});
-  return NDArray(std::move(impl));
+  return NDArrayAccess::Make(std::move(impl));
 }
 
 // An int64 copy of an integer index array (1-d).
@@ -120,7 +121,7 @@ NDArray I64(const std::vector<int64_t>& v, Device dev) {
 }
 
 NDArray Densify(const NDArray& x) {
-  const SparseAux& s = *x.impl()->sparse;
+  const SparseAux& s = *NDArrayAccess::impl(x)->sparse;
   const Shape& shape = x.shape();
   size_t es = DTypeSize(x.dtype());
   std::vector<char> out(static_cast<size_t>(shape.Size()) * es, 0);
@@ -318,15 +319,15 @@ void SetSparseParts(const NDArray& out, NDArray data, std::vector<NDArray> aux) 
     fail("data ", data.shape().ToString(), " does not fit ", aux[kRowSparseIdx].size(),
          " stored rows");
   }
-  NDArray::Impl& impl = *out.impl();
-  impl.storage = data.impl()->storage;
-  impl.offset = data.impl()->offset;
+  auto& impl = *NDArrayAccess::impl(out);
+  impl.storage = NDArrayAccess::impl(data)->storage;
+  impl.offset = NDArrayAccess::impl(data)->offset;
   impl.sparse = std::make_shared<SparseAux>(SparseAux{s.stype, std::move(data), std::move(aux)});
 }
 
 std::string CheckSparseIndices(const NDArray& x) {
   if (!x.is_sparse()) return "";
-  const SparseAux& s = *x.impl()->sparse;
+  const SparseAux& s = *NDArrayAccess::impl(x)->sparse;
   if (s.stype == StorageType::kCSR)
     return CheckCsr(x.shape(), s.aux[kCSRIndPtr].ToVector<int64_t>(),
                     s.aux[kCSRIdx].ToVector<int64_t>());
@@ -347,28 +348,28 @@ NDArray CastStorage(const NDArray& x, StorageType to) {
 
 // Used by ndarray.cc for sparse arrays: copies keep the storage type.
 NDArray SparseCopyTo(const NDArray& x, Device d) {
-  const SparseAux& s = *x.impl()->sparse;
+  const SparseAux& s = *NDArrayAccess::impl(x)->sparse;
   std::vector<NDArray> aux;
   for (const NDArray& a : s.aux) aux.push_back(a.copyto(d));
   return MakeSparse(s.stype, x.shape(), s.data.copyto(d), std::move(aux));
 }
 
 NDArray SparseAsType(const NDArray& x, DType t) {
-  const SparseAux& s = *x.impl()->sparse;
+  const SparseAux& s = *NDArrayAccess::impl(x)->sparse;
   std::vector<NDArray> aux;
   for (const NDArray& a : s.aux) aux.push_back(a.copy());
   return MakeSparse(s.stype, x.shape(), s.data.astype(t), std::move(aux));
 }
 
 NDArray SparseShare(const NDArray& x) {
-  const NDArray::Impl& i = *x.impl();
-  auto v = std::make_shared<NDArray::Impl>();
+  const auto& i = *NDArrayAccess::impl(x);
+  auto v = NDArrayAccess::New();
   v->storage = i.storage;
   v->offset = i.offset;
   v->shape = i.shape;
   v->dtype = i.dtype;
   v->sparse = i.sparse;
-  return NDArray(std::move(v));
+  return NDArrayAccess::Make(std::move(v));
 }
 
 }  // namespace mxnet

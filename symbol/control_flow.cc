@@ -781,7 +781,7 @@ class BodyTracer final : public InvokeObserver {
   }
   // The graph entry of `a`; an array from outside the body becomes a free variable.
   NodeEntry EntryFor(const NDArray& a) {
-    auto it = entries_.find(a.impl().get());
+    auto it = entries_.find(a.id());
     if (it != entries_.end()) return it->second;
     std::string name = StrCat(prefix_, "_free", free_arrays.size());
     free_arrays.push_back(a);
@@ -812,7 +812,7 @@ class BodyTracer final : public InvokeObserver {
 
  private:
   void Tag(const NDArray& a, NodeEntry e) {
-    entries_[a.impl().get()] = std::move(e);
+    entries_[a.id()] = std::move(e);
     keep_.push_back(a);  // keeps the impl alive so its address is not reused
   }
   std::string prefix_;

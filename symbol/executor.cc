@@ -149,12 +149,7 @@ struct Program {
 };
 
 NDArray ViewOf(const NDArray& buffer, const Shape& shape, DType dtype) {
-  auto impl = std::make_shared<NDArray::Impl>();
-  impl->storage = buffer.impl()->storage;
-  impl->offset = buffer.impl()->offset;
-  impl->shape = shape;
-  impl->dtype = dtype;
-  return NDArray(std::move(impl));
+  return NDArray::FromStorage(buffer.storage(), buffer.storage_offset(), shape, dtype);
 }
 
 // The plan/inference-graph cache key: per input its shape, dtype and device type as raw int64
@@ -224,8 +219,7 @@ std::vector<uint64_t> Fingerprints(const std::vector<const NDArray*>& arrays) {
 
 // Identity of an array for folded-input checks: the array object and the bytes it views.
 bool SameArray(const NDArray& a, const NDArray& b) {
-  return a.impl() == b.impl() && a.impl()->storage == b.impl()->storage &&
-         a.impl()->offset == b.impl()->offset;
+  return a.is_same(b) && a.storage() == b.storage() && a.storage_offset() == b.storage_offset();
 }
 
 // Inputs folded into an inference graph that change again within kMinCallsPerFold calls, more

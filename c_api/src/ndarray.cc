@@ -32,11 +32,8 @@ mxnet::NDArray WrapExternal(void* data, size_t nbytes, const mxnet::Shape& shape
     BadArgument(arg, "the address is not aligned to the ", mxnet::DTypeSize(dtype),
                 "-byte elements of ", mxnet::DTypeName(dtype));
   mxnet::GetDeviceBackend(device.type);  // kUnavailable for devices this build lacks
-  auto impl = std::make_shared<mxnet::NDArray::Impl>();
-  impl->storage = mxnet::Storage::WrapExternal(data, nbytes, device, std::move(release));
-  impl->shape = shape;
-  impl->dtype = dtype;
-  return mxnet::NDArray(std::move(impl));
+  return mxnet::NDArray::FromStorage(
+      mxnet::Storage::WrapExternal(data, nbytes, device, std::move(release)), 0, shape, dtype);
 }
 
 // Writes a loaded file as the out-parameters of mxc_ndarray_load(_from_buffer).

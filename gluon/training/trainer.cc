@@ -346,11 +346,11 @@ struct Trainer::Overlap {
   // Layout: the keys pushpull would get, their gradients, and pushpull's buckets over them.
   std::vector<int> keys;
   std::vector<NDArray> grads;
-  std::vector<std::shared_ptr<NDArray::Impl>> grad_impls;  // to notice reallocated buffers
+  std::vector<const void*> grad_ids;  // to notice reallocated buffers (`grads` keeps them alive)
   std::vector<std::pair<size_t, size_t>> buckets;
-  std::unordered_map<const NDArray::Impl*, size_t> slot_of;  // parameter data -> slot
-  std::vector<size_t> bucket_of;                             // per slot
-  std::vector<char> accumulates;                             // per slot: grad_req add
+  std::unordered_map<const void*, size_t> slot_of;  // parameter data (NDArray::id) -> slot
+  std::vector<size_t> bucket_of;                    // per slot
+  std::vector<char> accumulates;                    // per slot: grad_req add
   // This step's state.
   std::vector<char> ready;      // per slot
   std::vector<int> missing;     // per bucket: slots not ready yet
@@ -389,7 +389,7 @@ struct Trainer::Overlap {
   }
   // The gradient-ready hook.
   void OnReady(const NDArray& v) {
-    auto it = slot_of.find(v.impl().get());
+    auto it = slot_of.find(v.id());
     if (it == slot_of.end()) return;
     const size_t s = it->second, b = bucket_of[s];
     if (ticket[b]) {
@@ -459,7 +459,7 @@ bool Trainer::OverlapAllreduce() {
   // The current layout: as AllreduceGrads' keys (grad_req not null, initialized).
   std::vector<int> keys;
   std::vector<NDArray> grads;
-  std::vector<std::shared_ptr<NDArray::Impl>> impls;
+  std::vector<const void*> ids;
   std::vector<char> accumulates;
   bool eligible = true;
   for (size_t i = 0; i < params_.size(); ++i) {
@@ -471,16 +471,16 @@ bool Trainer::OverlapAllreduce() {
                (g[0].dtype() == DType::kFloat32 || g[0].dtype() == DType::kFloat64);
     keys.push_back(static_cast<int>(i));
     grads.push_back(g[0]);
-    impls.push_back(g[0].impl());
+    ids.push_back(g[0].id());
     accumulates.push_back(p->grad_req() == GradReq::kAdd);
   }
-  if (keys != o.keys || impls != o.grad_impls || accumulates != o.accumulates) {
+  if (keys != o.keys || ids != o.grad_ids || accumulates != o.accumulates) {
     // New layout (first step, deferred initialization, reallocated gradients): the same on every
     // process, as it is built from the same parameters at the same step.
     o.Abandon();
     o.keys = keys;
     o.grads = grads;
-    o.grad_impls = impls;
+    o.grad_ids = ids;
     o.buckets = eligible ? kvstore::KVStore::buckets(grads, kvstore::KVStore::bucket_bytes())
                          : std::vector<std::pair<size_t, size_t>>{};
     o.slot_of.clear();
@@ -488,7 +488,7 @@ bool Trainer::OverlapAllreduce() {
     o.accumulates = accumulates;
     for (size_t b = 0; b < o.buckets.size(); ++b)
       for (size_t s = o.buckets[b].first; s < o.buckets[b].second; ++s) {
-        o.slot_of[params_[keys[s]]->list_data()[0].impl().get()] = s;
+        o.slot_of[params_[keys[s]]->list_data()[0].id()] = s;
         o.bucket_of[s] = b;
       }
     o.Reset();

@@ -373,8 +373,8 @@ void SgConvDnnl(const OpContext& ctx, const OpAttrs& attrs, std::span<const NDAr
                : nullptr;
   if (!e) return FusedRef<SgConvParam>(ctx, attrs, in, out);
   std::shared_ptr<const dnnl::memory> w =
-      p.const_weight ? dnn::ReorderedConstant(key, *e, DNNL_ARG_WEIGHTS, in[1].impl()->storage,
-                                              in[1].impl()->offset, in[1].data_ptr())
+      p.const_weight ? dnn::ReorderedConstant(key, *e, DNNL_ARG_WEIGHTS, in[1].storage(),
+                                              in[1].storage_offset(), in[1].data_ptr())
                      : nullptr;
   std::unordered_map<int, dnnl::memory> given;  // the weight already in the primitive's layout
   if (w) given.emplace(DNNL_ARG_WEIGHTS, *w);
