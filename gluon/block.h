@@ -82,12 +82,21 @@ struct ExportOptions {
 struct HybridizeOptions {
   bool static_alloc = false;
   bool static_shape = false;
-  // Graph passes of the executor (symbol/executor.h): "" (the traced graph as is, like MXNet
-  // 1.x's hybridize), "default" (dead code, CSE, constant folding; BatchNorm folding for
-  // inference calls) or "onednn" (also Convolution/FullyConnected post-op fusion; MXNet's
-  // "ONEDNN"/"MKLDNN"). Unknown names throw kInvalidArgument at the first call.
+  // Graph passes of the executor (symbol/executor.h): "none" (the traced graph as is),
+  // "default" (dead code, CSE, constant folding; BatchNorm folding for inference calls) or
+  // "onednn" (also Convolution/FullyConnected post-op fusion and channels-last chains for
+  // inference calls; MXNet's "ONEDNN"/"MKLDNN"). "" (the default) takes
+  // $MXNET_SUBGRAPH_BACKEND like MXNet 1.x's oneDNN builds: unset means "onednn" (fusion on),
+  // "NONE" none, "MKLDNN"/"ONEDNN"/"default" as named (ResolveHybridizeBackend). Training calls
+  // (autograd recording) never fuse. Unknown names throw kInvalidArgument at the first call.
   std::string backend;
 };
+
+// The pass pipeline HybridizeOptions::backend names: `backend` itself unless empty, else
+// $MXNET_SUBGRAPH_BACKEND mapped as MXNet 1.x does (unset or empty: "onednn"; "NONE"/"none":
+// "none"; "MKLDNN"/"ONEDNN" (any case): "onednn"; any other value as given, checked at the first
+// call). Source: MXNet 1.x docs/faq/env_var.md (MXNET_SUBGRAPH_BACKEND).
+std::string ResolveHybridizeBackend(const std::string& backend);
 
 class Block : public std::enable_shared_from_this<Block> {
  public:

@@ -533,13 +533,68 @@ TEST(HybridBlock, OptimizeForFusesAndMatchesImperative) {
   EXPECT_EQ(report.nodes_before, 3);
   EXPECT_EQ(report.nodes_after, 1) << report.ToString();  // one fused convolution
   EXPECT_TRUE(AllClose(net(x), expected, 1e-5, 1e-5));
-  // Without a backend the traced graph runs as is.
+  // Backend "none": the traced graph runs as is.
+  net.hybridize(true, {.backend = "none"});
+  EXPECT_TRUE(AllClose(net(x), expected, 1e-6, 1e-6));
+  EXPECT_EQ(net.compile_report().nodes_after, 3);
+  // No backend: MXNET_SUBGRAPH_BACKEND decides, fusion when unset (MXNet 1.x oneDNN builds).
+  const char* saved = std::getenv("MXNET_SUBGRAPH_BACKEND");
+  std::string saved_value = saved ? saved : "";
+  unsetenv("MXNET_SUBGRAPH_BACKEND");
+  net.hybridize();
+  EXPECT_TRUE(AllClose(net(x), expected, 1e-5, 1e-5));
+  EXPECT_EQ(net.compile_report().nodes_after, 1) << net.compile_report().ToString();
+  setenv("MXNET_SUBGRAPH_BACKEND", "NONE", 1);
   net.hybridize();
   EXPECT_TRUE(AllClose(net(x), expected, 1e-6, 1e-6));
   EXPECT_EQ(net.compile_report().nodes_after, 3);
+  setenv("MXNET_SUBGRAPH_BACKEND", "MKLDNN", 1);
+  net.hybridize();
+  net(x);
+  EXPECT_EQ(net.compile_report().nodes_after, 1);
+  // Training calls never fuse: the training pipeline keeps BatchNorm (it updates statistics).
+  {
+    auto rec = autograd::record();
+    net(x);
+  }
+  EXPECT_FALSE(net.compile_report().inference);
+  EXPECT_EQ(net.compile_report().nodes_after, 3);
+  setenv("MXNET_SUBGRAPH_BACKEND", "TensorRT", 1);
+  net.hybridize();
+  EXPECT_THROW(net(x), Error);  // an unknown pipeline name is an error, not ignored
+  if (saved)
+    setenv("MXNET_SUBGRAPH_BACKEND", saved_value.c_str(), 1);
+  else
+    unsetenv("MXNET_SUBGRAPH_BACKEND");
   ConvBnRelu bad;
   bad.initialize();
   EXPECT_THROW(bad.optimize_for({x}, "tensorrt"), Error);
+}
+
+TEST(HybridBlock, ResolveHybridizeBackendFollowsMxnetSubgraphBackend) {
+  const char* saved = std::getenv("MXNET_SUBGRAPH_BACKEND");
+  std::string saved_value = saved ? saved : "";
+  unsetenv("MXNET_SUBGRAPH_BACKEND");
+  EXPECT_EQ(ResolveHybridizeBackend(""), "onednn");
+  EXPECT_EQ(ResolveHybridizeBackend("none"), "none");
+  EXPECT_EQ(ResolveHybridizeBackend("default"), "default");
+  for (const char* v : {"MKLDNN", "ONEDNN", "onednn", "MkLdNn"}) {
+    setenv("MXNET_SUBGRAPH_BACKEND", v, 1);
+    EXPECT_EQ(ResolveHybridizeBackend(""), "onednn") << v;
+  }
+  for (const char* v : {"NONE", "None", "none"}) {
+    setenv("MXNET_SUBGRAPH_BACKEND", v, 1);
+    EXPECT_EQ(ResolveHybridizeBackend(""), "none") << v;
+  }
+  setenv("MXNET_SUBGRAPH_BACKEND", "default", 1);
+  EXPECT_EQ(ResolveHybridizeBackend(""), "default");
+  EXPECT_EQ(ResolveHybridizeBackend("onednn"), "onednn");  // an explicit name wins
+  setenv("MXNET_SUBGRAPH_BACKEND", "", 1);
+  EXPECT_EQ(ResolveHybridizeBackend(""), "onednn");
+  if (saved)
+    setenv("MXNET_SUBGRAPH_BACKEND", saved_value.c_str(), 1);
+  else
+    unsetenv("MXNET_SUBGRAPH_BACKEND");
 }
 
 // register_op_hook sees every op of the cached graph in order, with the values it computed.

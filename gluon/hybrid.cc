@@ -5,6 +5,8 @@
 // every array is a placeholder carrying its inferred shape, and the Tracer records each op as a
 // graph node. The call's values then come from running the graph, so stateful ops (random
 // draws, Custom ops' aux states) run once per call, the first call included.
+#include <cctype>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -182,7 +184,7 @@ void HybridBlock::Trace(const NDArrayVec& inputs) {
       cache->graph, sym::CachedOpOptions{.static_alloc = options_.static_alloc,
                                          .static_shape = options_.static_shape,
                                          .plan_memory = true,
-                                         .backend = options_.backend});
+                                         .backend = ResolveHybridizeBackend(options_.backend)});
   if (monitor_) cache->op->set_monitor(monitor_, monitor_all_);
   for (const auto& name : cache->op->input_names()) {
     int idx = -1;
@@ -193,6 +195,17 @@ void HybridBlock::Trace(const NDArrayVec& inputs) {
   }
   std::lock_guard<std::mutex> l(cache_mu_);
   cache_ = cache;
+}
+
+std::string ResolveHybridizeBackend(const std::string& backend) {
+  if (!backend.empty()) return backend;
+  const char* env = std::getenv("MXNET_SUBGRAPH_BACKEND");
+  std::string v = env ? env : "";
+  std::string lower = v;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower.empty() || lower == "mkldnn" || lower == "onednn") return "onednn";
+  if (lower == "none") return "none";
+  return v;
 }
 
 NDArrayVec HybridBlock::CallForward(const NDArrayVec& inputs) {
