@@ -3,7 +3,7 @@
 // Dense(20) -> relu -> Dense(20) -> relu on a (1, 10) input) and the `mxnet train` LeNet
 // (tools/mxnet/lenet.h, on (1, 1, 28, 28)). Hybridized = static_alloc + static_shape with the given
 // backend
-// ("" = the traced graph, "default", "onednn").
+// ("none" = the traced graph, "default", "onednn" = hybridize()'s default).
 //   ./bazelw run -c opt //tools/bench:hybridize_small_benchmark -- --benchmark_repetitions=5
 //       --benchmark_report_aggregates_only=true      (OMP_NUM_THREADS=1 or 2)
 #include <benchmark/benchmark.h>
@@ -22,20 +22,20 @@ std::shared_ptr<nn::HybridSequential> SeedsModel() {
   return net;
 }
 
-// mode 0: imperative; 1: hybridized, backend ""; 2: "default"; 3: "onednn".
+// mode 0: imperative; 1: hybridized, backend "none"; 2: "default"; 3: "onednn".
 void Run(benchmark::State& state, std::shared_ptr<nn::HybridSequential> net, Shape in) {
   random::seed(1);
   net->initialize();
   const int mode = static_cast<int>(state.range(0));
   if (mode > 0) {
-    const char* backends[] = {"", "", "default", "onednn"};
+    const char* backends[] = {"", "none", "default", "onednn"};
     net->hybridize(true, {.static_alloc = true, .static_shape = true, .backend = backends[mode]});
   }
   NDArray x = NDArray::Full(in, 0.5);
   for (int i = 0; i < 3; ++i) (*net)(x).wait_to_read();  // deferred init, trace, warm caches
   for (auto _ : state) (*net)(x).wait_to_read();
   state.SetLabel(mode == 0 ? "imperative"
-                           : std::string("hybridized ") + (mode == 1   ? "\"\""
+                           : std::string("hybridized ") + (mode == 1   ? "none"
                                                            : mode == 2 ? "default"
                                                                        : "onednn"));
 }
