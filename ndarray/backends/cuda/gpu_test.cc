@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <functional>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -18,9 +20,18 @@
 namespace mxnet::backends::cuda {
 namespace {
 
+// Skips a test that needs `n` GPUs when there are fewer, with a visible "[no GPU]" line; fails
+// instead when $MXNET_REQUIRE_GPU (the GPU check script sets it to the machine's GPU count) is at
+// least `n`, so a GPU machine cannot pass by skipping.
+int RequiredGpus() {
+  const char* v = std::getenv("MXNET_REQUIRE_GPU");
+  return v ? std::atoi(v) : 0;
+}
 #define MX_NEED_GPU(n)                                                                  \
   do {                                                                                  \
     if (GpuCount() < (n)) {                                                             \
+      if (RequiredGpus() >= (n))                                                        \
+        FAIL() << "MXNET_REQUIRE_GPU=" << RequiredGpus() << " but " << DriverStatus();  \
       std::printf("[no GPU] %s skipped: needs %d GPU(s); %s\n",                         \
                   ::testing::UnitTest::GetInstance()->current_test_info()->name(), (n), \
                   DriverStatus().c_str());                                              \
