@@ -18,8 +18,9 @@ bool CachingAllocator::BlockLess::operator()(const Block* a, const Block* b) con
   return key(a) < key(b);
 }
 
-CachingAllocator::CachingAllocator(std::unique_ptr<DeviceMemory> device, std::string name)
-    : device_(std::move(device)), name_(std::move(name)) {}
+CachingAllocator::CachingAllocator(std::unique_ptr<DeviceMemory> device, std::string name,
+                                   bool cache)
+    : device_(std::move(device)), name_(std::move(name)), cache_(cache) {}
 
 CachingAllocator::~CachingAllocator() {
   std::lock_guard<std::mutex> l(mu_);
@@ -107,6 +108,7 @@ void CachingAllocator::InsertFree(Block* b) {
     delete n;
   }
   bin.insert(b);
+  if (!cache_ && !b->prev && !b->next) ReleaseFreeSegments();  // unpooled: back at once
 }
 
 void CachingAllocator::ProcessEvents() {
@@ -159,11 +161,11 @@ void* CachingAllocator::Malloc(size_t bytes, StreamHandle stream) {
   ProcessEvents();
   size_t size = RoundSize(bytes);
   bool small = size <= kSmallSize;
-  Block* b = FindCached(size, stream, small);
+  Block* b = cache_ ? FindCached(size, stream, small) : nullptr;
   if (b) {
     ++stats_.cache_hits;
   } else {
-    size_t seg = SegmentSize(size);
+    size_t seg = cache_ ? SegmentSize(size) : size;
     b = NewSegment(seg, stream, small);
     if (!b) {  // out of memory: give the cache back, then wait for pending blocks too
       ReleaseFreeSegments();

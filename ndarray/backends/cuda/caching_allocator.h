@@ -84,7 +84,10 @@ class CachingAllocator {
   static constexpr size_t kSegmentRound = size_t{2} << 20;
 
   // `device` (owned) provides the memory; `name` (e.g. "gpu(0)") appears in error messages.
-  CachingAllocator(std::unique_ptr<DeviceMemory> device, std::string name);
+  // `cache` false is MXNet's MXNET_GPU_MEM_POOL_TYPE=Unpooled (for memory checkers): every
+  // request is its own device allocation of the rounded size, returned to the device when freed
+  // (after its events, if it was used on other streams); statistics are kept the same way.
+  CachingAllocator(std::unique_ptr<DeviceMemory> device, std::string name, bool cache = true);
   // Returns every segment to the device (waits for pending events first). Blocks still in use
   // are leaked, not freed (arrays may outlive the allocator at exit).
   ~CachingAllocator();
@@ -155,6 +158,7 @@ class CachingAllocator {
   std::mutex mu_;
   std::unique_ptr<DeviceMemory> device_;
   std::string name_;
+  bool cache_;
   Bin small_bin_, large_bin_;
   std::unordered_map<void*, Block*> live_;  // allocated blocks by pointer
   std::vector<PendingEvent> events_;

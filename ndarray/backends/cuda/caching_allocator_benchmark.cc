@@ -14,6 +14,10 @@
 #include "ndarray/backends/cuda/gpu.h"
 #include "ndarray/backends/cuda/testing/fake_device_memory.h"
 
+#ifdef MXNET_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
 namespace mxnet::backends::cuda {
 namespace {
 
@@ -84,6 +88,27 @@ void BM_GpuMixed64(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * sizes.size());
 }
 BENCHMARK(BM_GpuMixed64);
+
+// The same 64 sizes straight from cudaMalloc/cudaFree: what the cache saves.
+void BM_CudaMallocMixed64(benchmark::State& state) {
+#ifdef MXNET_CUDA
+  if (GpuCount() == 0) {
+    state.SkipWithError(("no GPU: " + DriverStatus()).c_str());
+    return;
+  }
+  cudaSetDevice(0);
+  std::vector<size_t> sizes = MixedSizes();
+  std::vector<void*> ptrs(sizes.size());
+  for (auto _ : state) {
+    for (size_t i = 0; i < sizes.size(); ++i) cudaMalloc(&ptrs[i], sizes[i]);
+    for (void* p : ptrs) cudaFree(p);
+  }
+  state.SetItemsProcessed(state.iterations() * sizes.size());
+#else
+  state.SkipWithError("no GPU: this build has no CUDA");
+#endif
+}
+BENCHMARK(BM_CudaMallocMixed64);
 
 }  // namespace
 }  // namespace mxnet::backends::cuda

@@ -228,6 +228,26 @@ TEST(CachingAllocator, DestructorReturnsAllSegments) {
   EXPECT_EQ(dev->events_destroyed, dev->events_created);
 }
 
+TEST(CachingAllocator, UnpooledReturnsEveryBlockAtOnce) {
+  auto dev = std::make_shared<FakeDeviceState>();
+  CachingAllocator a(std::make_unique<FakeDeviceMemory>(dev), "gpu(0)", /*cache=*/false);
+  void* p = a.Malloc(1000, S(1));
+  EXPECT_EQ(dev->live_bytes, 1024u);  // the rounded size, no segment around it
+  a.Free(p);
+  EXPECT_EQ(dev->frees, 1);
+  void* q = a.Malloc(1000, S(1));
+  EXPECT_EQ(dev->mallocs, 2);  // no cache hit
+  a.RecordStream(q, S(2));
+  a.Free(q);
+  EXPECT_EQ(dev->frees, 1);  // held until stream 2's event
+  dev->CompleteStream(S(2));
+  AllocatorStats s = a.Stats();  // processes the completed event
+  EXPECT_EQ(dev->frees, 2);
+  EXPECT_EQ(s.cache_hits, 0u);
+  EXPECT_EQ(s.bytes_reserved, 0u);
+  EXPECT_EQ(s.peak_in_use, 1024u);
+}
+
 // Random traffic on two streams checked against invariants computed independently of the
 // allocator's own counters: live blocks never overlap, the sizes in use add up, and reserved
 // bytes equal what the device handed out.

@@ -1,8 +1,11 @@
 #include "ndarray/backends/cuda/gpu.h"
 
 #include <array>
+#include <atomic>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <string_view>
 
 #include "base/error.h"
 #include "base/strings.h"
@@ -105,10 +108,16 @@ class CudaDeviceMemory final : public DeviceMemory {
   int id_;
 };
 
+bool CachingEnabled() {
+  const char* v = std::getenv("MXNET_GPU_MEM_POOL_TYPE");
+  return !(v && std::string_view(v) == "Unpooled");
+}
+
+// Created on first use and never destroyed (arrays may be freed during static destruction).
 struct PerDevice {
-  std::once_flag stream_once, alloc_once;
-  cudaStream_t stream = nullptr;
-  std::unique_ptr<CachingAllocator> allocator;
+  std::mutex mu;
+  std::atomic<cudaStream_t> stream{nullptr};
+  std::atomic<CachingAllocator*> allocator{nullptr};
 };
 std::array<PerDevice, kMaxGpus>& Devices() {
   static auto* d = new std::array<PerDevice, kMaxGpus>();  // never destroyed (exit order)
@@ -180,11 +189,14 @@ StreamHandle Stream(int id) {
   CheckGpu(gpu(id));
 #ifdef MXNET_CUDA
   PerDevice& d = Devices()[id];
-  std::call_once(d.stream_once, [&] {
-    SetDevice(id);
-    MX_CUDA_CALL(cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking));
-  });
-  return d.stream;
+  if (cudaStream_t s = d.stream.load(std::memory_order_acquire)) return s;
+  std::lock_guard<std::mutex> l(d.mu);
+  if (cudaStream_t s = d.stream.load()) return s;
+  SetDevice(id);
+  cudaStream_t s = nullptr;
+  MX_CUDA_CALL(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  d.stream.store(s, std::memory_order_release);
+  return s;
 #else
   return nullptr;
 #endif
@@ -192,21 +204,15 @@ StreamHandle Stream(int id) {
 
 void Synchronize(int id) {
 #ifdef MXNET_CUDA
-  if (id < 0) {
-    for (int i = 0; i < GpuCount() && i < kMaxGpus; ++i) Synchronize(i);
+  if (id < 0) {  // only devices that have a stream (so waitall() never initializes CUDA)
+    for (int i = 0; i < kMaxGpus; ++i)
+      if (Devices()[i].stream.load(std::memory_order_acquire)) Synchronize(i);
     return;
   }
   CheckGpu(gpu(id));
-  PerDevice& d = Devices()[id];
-  // A stream is created inside call_once; before that there is nothing queued.
-  bool made = false;
-  std::call_once(d.stream_once, [&] {
-    SetDevice(id);
-    MX_CUDA_CALL(cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking));
-    made = true;
-  });
-  if (made) return;
-  cudaError_t e = cudaStreamSynchronize(d.stream);
+  cudaStream_t s = Devices()[id].stream.load(std::memory_order_acquire);
+  if (!s) return;  // nothing was ever queued
+  cudaError_t e = cudaStreamSynchronize(s);
   if (e != cudaSuccess)
     MX_THROW(absl::StatusCode::kInternal, Requested(id),
              ": queued GPU work failed: ", CudaError(e));
@@ -219,11 +225,13 @@ CachingAllocator& Allocator(int id) {
   CheckGpu(gpu(id));
 #ifdef MXNET_CUDA
   PerDevice& d = Devices()[id];
-  std::call_once(d.alloc_once, [&] {
-    d.allocator =
-        std::make_unique<CachingAllocator>(std::make_unique<CudaDeviceMemory>(id), Requested(id));
-  });
-  return *d.allocator;
+  if (CachingAllocator* a = d.allocator.load(std::memory_order_acquire)) return *a;
+  std::lock_guard<std::mutex> l(d.mu);
+  if (CachingAllocator* a = d.allocator.load()) return *a;
+  auto* a =
+      new CachingAllocator(std::make_unique<CudaDeviceMemory>(id), Requested(id), CachingEnabled());
+  d.allocator.store(a, std::memory_order_release);
+  return *a;
 #else
   MX_THROW(absl::StatusCode::kInternal, "unreachable");
 #endif
@@ -232,14 +240,8 @@ CachingAllocator& Allocator(int id) {
 AllocatorStats MemoryStats(int id) {
   CheckGpu(gpu(id));
 #ifdef MXNET_CUDA
-  PerDevice& d = Devices()[id];
-  bool made = false;
-  std::call_once(d.alloc_once, [&] {
-    d.allocator =
-        std::make_unique<CachingAllocator>(std::make_unique<CudaDeviceMemory>(id), Requested(id));
-    made = true;
-  });
-  return made ? AllocatorStats{} : d.allocator->Stats();
+  CachingAllocator* a = Devices()[id].allocator.load(std::memory_order_acquire);
+  return a ? a->Stats() : AllocatorStats{};
 #else
   return {};
 #endif
@@ -247,15 +249,29 @@ AllocatorStats MemoryStats(int id) {
 
 size_t EmptyCache(int id) {
 #ifdef MXNET_CUDA
-  if (id < 0) {
-    size_t total = 0;
-    for (int i = 0; i < GpuCount() && i < kMaxGpus; ++i) total += EmptyCache(i);
-    return total;
+  if (id >= 0) CheckGpu(gpu(id));
+  size_t total = 0;
+  for (int i = 0; i < kMaxGpus; ++i) {
+    if (id >= 0 && i != id) continue;
+    if (CachingAllocator* a = Devices()[i].allocator.load(std::memory_order_acquire))
+      total += a->EmptyCache();
   }
-  return Allocator(id).EmptyCache();
+  return total;
 #else
   if (id >= 0) CheckGpu(gpu(id));
   return 0;
+#endif
+}
+
+std::pair<size_t, size_t> gpu_memory_info(int id) {
+  CheckGpu(gpu(id));
+#ifdef MXNET_CUDA
+  SetDevice(id);
+  size_t free = 0, total = 0;
+  MX_CUDA_CALL(cudaMemGetInfo(&free, &total));
+  return {free, total};
+#else
+  return {0, 0};
 #endif
 }
 

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 
 #include "base/device.h"
 #include "ndarray/backends/cuda/caching_allocator.h"
@@ -27,6 +28,11 @@ bool BuiltWithCuda();
 // The number of usable CUDA devices: 0 without CUDA in the build, without a driver, or when the
 // driver finds none. Queried once per process (cudaGetDeviceCount).
 int GpuCount();
+// MXNet's name (mx.context.num_gpus()).
+inline int num_gpus() { return GpuCount(); }
+// (free, total) bytes of gpu(id)'s memory as the driver reports them (cudaMemGetInfo;
+// mx.context.gpu_memory_info). Memory cached by the allocator counts as used. Throws as CheckGpu.
+std::pair<size_t, size_t> gpu_memory_info(int id);
 
 // One line on the CUDA driver, for error messages and reports: "this build has no CUDA",
 // "CUDA driver 13.0, runtime 13.0, 1 device", or the CUDA error of the device query (e.g.
@@ -53,17 +59,20 @@ void CheckGpu(Device device);
 // The stream of gpu(id) (a cudaStream_t), created on first use; lives for the process.
 // Throws as CheckGpu.
 StreamHandle Stream(int id);
-// Waits for all work queued on gpu(id)'s stream; id -1: on every device whose stream exists.
-// Throws kInternal with the CUDA error if the work failed.
+// Waits for all work queued on gpu(id)'s stream; id -1: on every device whose stream exists
+// (without streams it touches no CUDA API, so waitall() costs nothing in CPU-only programs).
+// Throws as CheckGpu for a missing gpu(id); kInternal with the CUDA error if the work failed.
 void Synchronize(int id);
 
 // The caching allocator of gpu(id) (CachingAllocator over cudaMalloc/cudaFree and CUDA events),
-// created on first use. Throws as CheckGpu.
+// created on first use; $MXNET_GPU_MEM_POOL_TYPE=Unpooled (MXNet's setting) turns caching off.
+// Throws as CheckGpu.
 CachingAllocator& Allocator(int id);
 // Statistics of gpu(id)'s allocator (all zero before its first use). Throws as CheckGpu.
 AllocatorStats MemoryStats(int id);
 // Returns the cached, unused segments of gpu(id) (-1: of every GPU whose allocator exists) to the
-// driver; the bytes released. Without GPUs, 0.
+// driver (MXNet's Context.empty_cache); the bytes released. Without GPUs, 0 (throws as CheckGpu
+// for a missing gpu(id) >= 0).
 size_t EmptyCache(int id = -1);
 
 }  // namespace mxnet::backends::cuda

@@ -122,6 +122,10 @@ TEST(Gpu, MissingGpuErrorNamesDeviceAndReason) {
 
 TEST(Gpu, EmptyCacheAndSynchronizeWithoutGpusAreNoOps) {
   if (GpuCount() > 0) GTEST_SKIP() << "has GPUs";
+  EXPECT_EQ(num_gpus(), 0);
+  EXPECT_TRUE(Contains(ErrorOf([] { gpu_memory_info(0); }), "gpu(0) requested"));
+  EXPECT_TRUE(Contains(ErrorOf([] { MemoryStats(0); }), "gpu(0) requested"));
+  EXPECT_TRUE(Contains(ErrorOf([] { EmptyCache(0); }), "gpu(0) requested"));
   EXPECT_EQ(EmptyCache(), 0u);
   Synchronize(-1);
   waitall();
@@ -138,6 +142,10 @@ TEST(Gpu, PropertiesAndStreams) {
     EXPECT_GT(p.total_memory, size_t{1} << 30);
     EXPECT_GE(p.major, 3);
     EXPECT_GT(p.multiprocessors, 0);
+    auto [free, total] = gpu_memory_info(i);
+    EXPECT_EQ(total, p.total_memory);
+    EXPECT_GT(free, 0u);
+    EXPECT_LE(free, total);
     EXPECT_NE(Stream(i), nullptr);  // a stream of our own, not the legacy default stream
     EXPECT_EQ(Stream(i), Stream(i));
     Synchronize(i);
