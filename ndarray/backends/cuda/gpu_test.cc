@@ -17,6 +17,10 @@
 #include "ndarray/ndarray.h"
 #include "ndarray/storage.h"
 
+#ifdef MXNET_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
 namespace mxnet::backends::cuda {
 namespace {
 
@@ -202,6 +206,32 @@ TEST(Gpu, StorageUsesTheCachingAllocator) {
   EXPECT_GE(EmptyCache(0), CachingAllocator::kSmallSegment);
   EXPECT_EQ(MemoryStats(0).bytes_reserved, before.bytes_reserved);
   EXPECT_GT(FindBackend("cuda")->stats().scratch_bytes + 1, 0u);
+}
+
+// cpu_pinned(0) arrays work in every build; on a GPU machine of a CUDA build their memory is
+// page-locked (CUDA reports it as host memory it knows).
+TEST(Gpu, PinnedHostArrays) {
+  std::vector<float> v{1.5f, -2.f, 3.25f, 0.f, 8.f};
+  NDArray p = NDArray::FromVector(v, Shape{5}, cpu_pinned(0));
+  EXPECT_EQ(p.device(), cpu_pinned(0));
+  EXPECT_EQ(p.ToVector<float>(), v);
+  EXPECT_EQ(p.copyto(cpu()).ToVector<float>(), v);
+  NDArray q(Shape{5}, cpu_pinned(0));
+  NDArray::FromVector(v, Shape{5}).copyto(q);
+  EXPECT_EQ(q.ToVector<float>(), v);
+#ifdef MXNET_CUDA
+  cudaPointerAttributes attr{};
+  cudaError_t e = cudaPointerGetAttributes(&attr, p.data_ptr());
+  if (GpuCount() > 0) {
+    ASSERT_EQ(e, cudaSuccess) << cudaGetErrorString(e);
+    EXPECT_EQ(attr.type, cudaMemoryTypeHost) << "cpu_pinned memory is not page-locked";
+    NDArray g = p.copyto(gpu(0));
+    EXPECT_EQ(g.copyto(cpu_pinned(0)).ToVector<float>(), v);
+  } else {
+    cudaGetLastError();
+    std::printf("[no GPU] PinnedHostArrays: pageable host memory (no GPU to pin for)\n");
+  }
+#endif
 }
 
 TEST(Gpu, OutOfMemoryIsResourceExhausted) {
