@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <tuple>
+#include <unordered_set>
 
 #include "base/error.h"
 #include "base/strings.h"
@@ -26,6 +27,12 @@ CachingAllocator::~CachingAllocator() {
   std::lock_guard<std::mutex> l(mu_);
   SynchronizeAndProcessEvents();
   ReleaseFreeSegments();
+  // Every block is now free in a bin or in use; segments with blocks in use keep their device
+  // memory, the bookkeeping goes.
+  std::unordered_set<Block*> left(live_.size() + small_bin_.size() + large_bin_.size());
+  for (Bin* bin : {&small_bin_, &large_bin_}) left.insert(bin->begin(), bin->end());
+  for (auto& [ptr, b] : live_) left.insert(b);
+  for (Block* b : left) delete b;
 }
 
 size_t CachingAllocator::RoundSize(size_t bytes) {

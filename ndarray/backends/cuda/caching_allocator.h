@@ -88,8 +88,9 @@ class CachingAllocator {
   // request is its own device allocation of the rounded size, returned to the device when freed
   // (after its events, if it was used on other streams); statistics are kept the same way.
   CachingAllocator(std::unique_ptr<DeviceMemory> device, std::string name, bool cache = true);
-  // Returns every segment to the device (waits for pending events first). Blocks still in use
-  // are leaked, not freed (arrays may outlive the allocator at exit).
+  // Returns every unused segment to the device (waits for pending events first). Segments with
+  // blocks still in use are not returned (their users may still run); the per-GPU allocators of
+  // gpu.h are never destroyed, since arrays may outlive static destruction.
   ~CachingAllocator();
   CachingAllocator(const CachingAllocator&) = delete;
   CachingAllocator& operator=(const CachingAllocator&) = delete;
