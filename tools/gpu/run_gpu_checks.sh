@@ -10,6 +10,11 @@
 #   --allow-no-gpu                               dry run on a machine without a GPU (tests skip)
 #   OUT=DIR                                      where the report goes (default: a temporary dir)
 #
+# On a lent GPU machine without Bazel (the device tool's image: CUDA 13, driver 580, no Bazel),
+# from this checkout: `echo /.gpu_prebuilt/ >> .git/info/exclude; tools/gpu/pack_prebuilt.sh
+# .gpu_prebuilt` here (about 10 MB), then run `tools/gpu/run_gpu_checks.sh --prebuilt
+# .gpu_prebuilt` there with .gpu_prebuilt carried; the report lands in that machine's $OUT.
+#
 # What runs today: //ndarray/backends/cuda:gpu_test (device count and properties, streams,
 # copyto/as_in_context CPU<->GPU and GPU<->GPU, Storage through the caching allocator, out of
 # memory), :caching_allocator_test, //tools/build_defs:cuda_smoke_test (a kernel), and
