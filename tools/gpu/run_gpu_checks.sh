@@ -11,8 +11,8 @@
 #   OUT=DIR                                      where the report goes (default: a temporary dir)
 #
 # On a lent GPU machine without Bazel (the device tool's image: CUDA 13, driver 580, no Bazel),
-# from this checkout: `echo /.gpu_prebuilt/ >> .git/info/exclude; tools/gpu/pack_prebuilt.sh
-# .gpu_prebuilt` here (about 10 MB), then run `tools/gpu/run_gpu_checks.sh --prebuilt
+# from this checkout: `tools/gpu/pack_prebuilt.sh
+# .gpu_prebuilt` here (about 10 MB; a folder git ignores, e.g. via .git/info/exclude), then run `tools/gpu/run_gpu_checks.sh --prebuilt
 # .gpu_prebuilt` there with .gpu_prebuilt carried; the report lands in that machine's $OUT.
 #
 # What runs today: //ndarray/backends/cuda:gpu_test (device count and properties, streams,
@@ -20,6 +20,7 @@
 # memory), :caching_allocator_test, //tools/build_defs:cuda_smoke_test (a kernel), and
 # :caching_allocator_benchmark. Exit status: 0 when everything built and passed.
 set -uo pipefail
+caller_dir="$PWD"
 cd "$(dirname "$0")/../.."
 prebuilt=""
 allow_no_gpu=0
@@ -30,6 +31,9 @@ while (($#)); do
     *) echo "run_gpu_checks: unknown argument $1" >&2; exit 2 ;;
   esac
 done
+if [[ -n "$prebuilt" ]]; then  # absolute (LD_LIBRARY_PATH below), relative to the caller
+  prebuilt="$(cd "$caller_dir" && cd "$prebuilt" && pwd)" || exit 2
+fi
 OUT="${OUT:-$(mktemp -d -t mxnet-gpu-checks.XXXXXX)}"
 mkdir -p "$OUT"
 report="$OUT/gpu_report.md"
