@@ -10,10 +10,10 @@
 #   --allow-no-gpu                               dry run on a machine without a GPU (tests skip)
 #   OUT=DIR                                      where the report goes (default: a temporary dir)
 #
-# On a lent GPU machine without Bazel (the device tool's image: CUDA 13, driver 580, no Bazel),
-# from this checkout: `tools/gpu/pack_prebuilt.sh
-# .gpu_prebuilt` here (about 10 MB; a folder git ignores, e.g. via .git/info/exclude), then run `tools/gpu/run_gpu_checks.sh --prebuilt
-# .gpu_prebuilt` there with .gpu_prebuilt carried; the report lands in that machine's $OUT.
+# On a lent GPU machine without Bazel (the device tool's image: CUDA 13, driver 580, no Bazel):
+# here `tools/gpu/pack_prebuilt.sh .gpu_prebuilt` (about 10 MB, into a folder git ignores, e.g.
+# via .git/info/exclude), then there `tools/gpu/run_gpu_checks.sh --prebuilt .gpu_prebuilt` with
+# .gpu_prebuilt carried; the report lands in that machine's $OUT.
 #
 # What runs today: //ndarray/backends/cuda:gpu_test (device count and properties, streams,
 # copyto/as_in_context CPU<->GPU and GPU<->GPU, Storage through the caching allocator, out of
