@@ -5,11 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "base/error.h"
@@ -197,6 +199,7 @@ TEST(Gpu, StorageUsesTheCachingAllocator) {
     AllocatorStats st = MemoryStats(0);
     EXPECT_EQ(st.bytes_in_use, before.bytes_in_use + 1024);  // rounded to 512-byte blocks
     EXPECT_EQ(Allocator(0).BlockSize(first), 1024u);
+    EXPECT_GE(Storage::GetStats(gpu(0)).bytes_in_use, 1000u);  // Storage counts requested bytes
   }
   EXPECT_EQ(MemoryStats(0).bytes_in_use, before.bytes_in_use);
   auto again = Storage::Alloc(900, gpu(0));
@@ -233,6 +236,42 @@ TEST(Gpu, PinnedHostArrays) {
   }
 #endif
 }
+
+#ifdef MXNET_CUDA
+// A block used by a second stream is held back until that stream's work is done: stream 2 is
+// kept busy by a host function that waits for the test's signal, so the timing is deterministic.
+TEST(Gpu, BlockUsedOnAnotherStreamWaitsForItsEvent) {
+  MX_NEED_GPU(1);
+  CachingAllocator& a = Allocator(0);
+  cudaSetDevice(0);
+  cudaStream_t s2 = nullptr;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking), cudaSuccess);
+  // Allocated before stream 2 blocks: q below comes from the rest of p's segment, so no
+  // cudaMalloc/cudaFree (which may synchronize the device) runs while stream 2 waits.
+  void* p = a.Malloc(4096, Stream(0));
+  static std::atomic<bool> go{false};
+  go = false;
+  ASSERT_EQ(cudaLaunchHostFunc(
+                s2,
+                [](void*) {
+                  while (!go.load()) std::this_thread::yield();
+                },
+                nullptr),
+            cudaSuccess);
+  ASSERT_EQ(cudaMemsetAsync(p, 0, 4096, s2), cudaSuccess);  // queued behind the wait
+  a.RecordStream(p, s2);
+  size_t pending_before = a.Stats().bytes_pending;
+  a.Free(p);
+  EXPECT_EQ(a.Stats().bytes_pending, pending_before + 4096);
+  void* q = a.Malloc(4096, Stream(0));
+  EXPECT_NE(q, p);  // p is not reused while stream 2 may still write it
+  go = true;
+  ASSERT_EQ(cudaStreamSynchronize(s2), cudaSuccess);
+  EXPECT_EQ(a.Stats().bytes_pending, pending_before);  // its event completed: p is free again
+  a.Free(q);
+  cudaStreamDestroy(s2);
+}
+#endif
 
 TEST(Gpu, OutOfMemoryIsResourceExhausted) {
   MX_NEED_GPU(1);
