@@ -12,6 +12,7 @@
 
 #ifdef MXNET_CUDA
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 #endif
 
 namespace mxnet::backends::cuda {
@@ -45,7 +46,14 @@ const Query& GetQuery() {
     if (e != cudaSuccess) {
       r->count = 0;
       r->status = CudaError(e);
-      cudaGetLastError();  // clear the sticky-free error so later calls start clean
+      // The runtime says "insufficient driver" also when there is no driver at all: say which.
+      if (e == cudaErrorInsufficientDriver) {
+        if (void* h = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL))
+          dlclose(h);
+        else
+          r->status = "no NVIDIA driver (libcuda.so.1 not found); " + r->status;
+      }
+      cudaGetLastError();  // clear the error so later calls start clean
       return r;
     }
     int driver = 0, runtime = 0;

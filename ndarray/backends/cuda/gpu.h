@@ -36,7 +36,8 @@ std::pair<size_t, size_t> gpu_memory_info(int id);
 
 // One line on the CUDA driver, for error messages and reports: "this build has no CUDA",
 // "CUDA driver 13.0, runtime 13.0, 1 device", or the CUDA error of the device query (e.g.
-// "cudaErrorNoDevice: no CUDA-capable device is detected").
+// "cudaErrorNoDevice: no CUDA-capable device is detected"; "no NVIDIA driver (libcuda.so.1 not
+// found); cudaErrorInsufficientDriver: ..." on a machine without a driver).
 std::string DriverStatus();
 
 // What CUDA reports about one device (cudaGetDeviceProperties).
