@@ -93,17 +93,41 @@ bool HasDeviceBackend(DeviceType type) {
   return GetBackends().by_type[static_cast<int>(type)] != nullptr;
 }
 
+namespace {
+[[noreturn]] void ThrowNoBackend(Device device) {
+  MX_THROW(absl::StatusCode::kUnavailable, device.ToString(),
+           " requested but this build has no CUDA (no GPU backend linked; build with "
+           "--config=cuda and link //ndarray/backends/cuda:gpu_storage)");
+}
+// The backend of `device`; the error names the device (with its id).
+DeviceBackend& BackendFor(Device device) {
+  auto& p = GetBackends().by_type[static_cast<int>(device.type)];
+  if (!p) ThrowNoBackend(device);
+  return *p;
+}
+}  // namespace
+
 DeviceBackend& GetDeviceBackend(DeviceType type) {
   auto& p = GetBackends().by_type[static_cast<int>(type)];
-  if (!p)
-    MX_THROW(absl::StatusCode::kUnavailable, "device ", Device{type, 0}.ToString(),
-             " is not available in this build (rebuild with --config=cuda for GPUs)");
+  if (!p) ThrowNoBackend(Device{type, 0});
   return *p;
 }
 
 std::shared_ptr<Storage> Storage::Alloc(size_t bytes, Device device) {
   if (bytes == 0) return std::shared_ptr<Storage>(new Storage(nullptr, 0, 0, device));
-  DeviceBackend& be = GetDeviceBackend(device.type);
+  DeviceBackend& be = BackendFor(device);
+  if (device.is_gpu()) {
+    // GPU memory comes from the backend's own stream-ordered caching allocator
+    // (ndarray/backends/cuda): no second cache here. Stats count what is in use.
+    void* g = be.Alloc(bytes, device.id);
+    Pool& pool = GetPool(device);
+    std::lock_guard<std::mutex> l(pool.mu);
+    ++pool.stats.allocations;
+    pool.stats.bytes_in_use += bytes;
+    if (pool.stats.bytes_in_use > pool.stats.peak_in_use)
+      pool.stats.peak_in_use = pool.stats.bytes_in_use;
+    return std::shared_ptr<Storage>(new Storage(g, bytes, bytes, device));
+  }
   size_t cap = RoundSize(bytes);
   Pool& pool = GetPool(device);
   void* p = nullptr;
@@ -152,7 +176,7 @@ Storage::~Storage() {
   {
     std::lock_guard<std::mutex> l(pool.mu);
     pool.stats.bytes_in_use -= capacity_;
-    if (pool.stats.bytes_cached + capacity_ <= GetPools().limit) {
+    if (!device_.is_gpu() && pool.stats.bytes_cached + capacity_ <= GetPools().limit) {
       pool.free[capacity_].push_back(data_);
       pool.stats.bytes_cached += capacity_;
       return;
@@ -187,15 +211,15 @@ void CopyBytes(void* dst, Device dst_dev, const void* src, Device src_dev, size_
   if (dst_dev.is_cpu() && src_dev.is_cpu()) {
     std::memmove(dst, src, bytes);
   } else if (dst_dev == src_dev) {
-    GetDeviceBackend(dst_dev.type).CopyWithin(dst, src, bytes, dst_dev.id);
+    BackendFor(dst_dev).CopyWithin(dst, src, bytes, dst_dev.id);
   } else if (src_dev.is_cpu()) {
-    GetDeviceBackend(dst_dev.type).CopyFromHost(dst, src, bytes, dst_dev.id);
+    BackendFor(dst_dev).CopyFromHost(dst, src, bytes, dst_dev.id);
   } else if (dst_dev.is_cpu()) {
-    GetDeviceBackend(src_dev.type).CopyToHost(dst, src, bytes, src_dev.id);
+    BackendFor(src_dev).CopyToHost(dst, src, bytes, src_dev.id);
   } else {  // device to device through the host
     std::vector<char> host(bytes);
-    GetDeviceBackend(src_dev.type).CopyToHost(host.data(), src, bytes, src_dev.id);
-    GetDeviceBackend(dst_dev.type).CopyFromHost(dst, host.data(), bytes, dst_dev.id);
+    BackendFor(src_dev).CopyToHost(host.data(), src, bytes, src_dev.id);
+    BackendFor(dst_dev).CopyFromHost(dst, host.data(), bytes, dst_dev.id);
   }
 }
 

@@ -1,5 +1,6 @@
 #include "tools/build_defs/cuda_smoke.h"
 
+#include <cstdio>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -9,7 +10,11 @@ namespace {
 
 TEST(CudaSmoke, SaxpyMatchesHostWhenAGpuExists) {
   int devices = DeviceCount();
-  if (devices <= 0) GTEST_SKIP() << "no CUDA device here (code " << devices << ")";
+  if (devices <= 0) {
+    std::printf("[no GPU] CudaSmoke skipped: no CUDA device here (cudaGetDeviceCount error %d)\n",
+                -devices);
+    GTEST_SKIP() << "no GPU";
+  }
   std::vector<float> x(1000), y(1000);
   for (int i = 0; i < 1000; ++i) x[i] = i, y[i] = 1.0f;
   ASSERT_EQ(Saxpy(1000, 2.0f, x.data(), y.data()), 0);

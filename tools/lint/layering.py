@@ -19,7 +19,8 @@ import sys
 LAYERS = [
     ("third_party", ["", "third_party", "third_party/*", "tools/build_defs"]),
     ("base", ["base"]),
-    ("ndarray", ["ndarray", "ndarray/backends", "ndarray/backends/onednn", "ndarray/ops"]),
+    ("ndarray", ["ndarray", "ndarray/backends", "ndarray/backends/cuda", "ndarray/backends/onednn",
+                 "ndarray/ops"]),
     ("autograd", ["autograd"]),
     ("symbol", ["symbol", "symbol/passes"]),
     ("gluon", ["gluon", "gluon/nn", "gluon/loss"]),
