@@ -647,15 +647,13 @@ TEST(SymbolBlock, HonoursHybridizeOptionsOpHooksAndExportsAgain) {
   EXPECT_TRUE(AllClose(b(x), expected, 1e-5, 1e-5));
   EXPECT_EQ(b.compile_report().nodes_after, 3) << b.compile_report().ToString();
   std::vector<std::string> ops;
-  b.register_op_hook([&](const std::string&, const std::string& op, const NDArray&) {
-    ops.push_back(op);
-  });
+  b.register_op_hook(
+      [&](const std::string&, const std::string& op, const NDArray&) { ops.push_back(op); });
   b(x);
   // The same calls as the hybridized block's hook (BatchNorm reports each of its outputs).
   std::vector<std::string> block_ops;
-  net.register_op_hook([&](const std::string&, const std::string& op, const NDArray&) {
-    block_ops.push_back(op);
-  });
+  net.register_op_hook(
+      [&](const std::string&, const std::string& op, const NDArray&) { block_ops.push_back(op); });
   net(x);
   EXPECT_EQ(ops, block_ops);
   ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
@@ -678,8 +676,8 @@ TEST(SymbolBlock, HonoursHybridizeOptionsOpHooksAndExportsAgain) {
   net.bias->set_data(NDArray::Full(Shape{4}, 0.25));
   NDArray tuned = net(x);
   ASSERT_TRUE(b.export_model(prefix + "_tuned", 2).ok());
-  auto again = SymbolBlock::imports(prefix + "_tuned-symbol.json", {"data"},
-                                    prefix + "_tuned-0002.params");
+  auto again =
+      SymbolBlock::imports(prefix + "_tuned-symbol.json", {"data"}, prefix + "_tuned-0002.params");
   ASSERT_TRUE(again.ok()) << again.status();
   EXPECT_TRUE(AllClose((**again)(x), tuned, 1e-5, 1e-5));
 }
@@ -804,8 +802,7 @@ TEST(Block, LoadParametersCastDtype) {
   NDArray x = NDArray::Full(Shape{3}, 1.0);
   a(x);
   a.cast(DType::kFloat64);
-  a.layer0->weight->set_data(
-      NDArray::FromVector(std::vector<double>{1.0 / 3, 0.1, 2.0}, Shape{3}));
+  a.layer0->weight->set_data(NDArray::FromVector(std::vector<double>{1.0 / 3, 0.1, 2.0}, Shape{3}));
   std::string path = TempPath("f64.params");
   ASSERT_TRUE(a.save_parameters(path).ok());
   auto fresh = [&] {

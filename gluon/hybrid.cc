@@ -228,8 +228,8 @@ sym::Symbol HybridBlock::CallSymbolic(const std::vector<sym::Symbol>& inputs) {
       unknown.push_back(StrCat(inputs[i].name(), " ", shape.ToString()));
       continue;
     }
-    views.push_back(NDArray::Placeholder(shape, dev,
-                                         dtype >= 0 ? static_cast<DType>(dtype) : DType::kFloat32));
+    views.push_back(
+        NDArray::Placeholder(shape, dev, dtype >= 0 ? static_cast<DType>(dtype) : DType::kFloat32));
   }
   sym::Symbol graph;
   if (unknown.empty()) {
@@ -247,8 +247,7 @@ sym::Symbol HybridBlock::CallSymbolic(const std::vector<sym::Symbol>& inputs) {
                "hybridized block once with arrays of as many inputs first");
   }
   std::map<std::string, sym::Symbol> substitutes;
-  for (size_t i = 0; i < inputs.size(); ++i)
-    substitutes[InputName(i, inputs.size())] = inputs[i];
+  for (size_t i = 0; i < inputs.size(); ++i) substitutes[InputName(i, inputs.size())] = inputs[i];
   return graph.compose(substitutes);
 }
 
@@ -326,7 +325,8 @@ sym::Symbol RemoveAmpCast(const sym::Symbol& graph) {
            (e.node->op->name == "amp_cast" || e.node->op->name == "amp_multicast");
   };
   auto resolve = [&](sym::NodeEntry e) {
-    while (is_cast(e)) e = e.node->op->name == "amp_cast" ? e.node->inputs[0] : e.node->inputs[e.index];
+    while (is_cast(e))
+      e = e.node->op->name == "amp_cast" ? e.node->inputs[0] : e.node->inputs[e.index];
     return e;
   };
   bool any = false;
