@@ -373,6 +373,10 @@ void Block::hybridize(bool active, const HybridizeOptions& options) {
   for (auto& [_, c] : children_) c->hybridize(active, options);
 }
 
+void Block::register_op_hook(sym::CachedOp::Monitor callback, bool monitor_all) {
+  for (auto& [_, c] : children_) c->register_op_hook(callback, monitor_all);
+}
+
 // ---- Printing. ----
 std::string Block::class_name() const {
   int status = 0;

@@ -189,6 +189,10 @@ class Block : public std::enable_shared_from_this<Block> {
 
   // Turns hybridization on/off recursively (no effect on plain Blocks).
   virtual void hybridize(bool active = true, const HybridizeOptions& options = {});
+  // Installs `callback` (tensor name, op name, tensor) on every HybridBlock below, as MXNet's
+  // Block.register_op_hook: it sees the ops of the graphs they run hybridized. monitor_all also
+  // reports op inputs.
+  virtual void register_op_hook(sym::CachedOp::Monitor callback, bool monitor_all = false);
 
   // "Dense", "Model", ...: the class name shown when printing.
   virtual std::string class_name() const;
@@ -257,8 +261,10 @@ class HybridBlock : public Block {
   absl::Status export_model(const std::string& path, int epoch, const ExportOptions& o) const;
   // The export in memory (MXNet 2's export(path=None)); errors as export_model.
   absl::StatusOr<ExportedModel> export_model(const ExportOptions& o) const;
-  // Called after every op of the cached graph with (tensor name, op name, tensor).
-  void register_op_hook(sym::CachedOp::Monitor callback, bool monitor_all = false);
+  // Called after every op of the cached graph with (tensor name, op name, tensor); installed on
+  // the children too (MXNet's HybridBlock.register_op_hook), so a child run on its own reports
+  // as well.
+  void register_op_hook(sym::CachedOp::Monitor callback, bool monitor_all = false) override;
   // HybridBlock.optimize_for of MXNet 1.9: hybridizes with `backend` (see
   // HybridizeOptions::backend; the other options are kept) and prepares the graph for `inputs`
   // without executing a forward pass: deferred parameter shapes are inferred and forward is traced

@@ -598,6 +598,24 @@ TEST(HybridBlock, RegisterOpHookSeesEveryOp) {
             10);  // 2 inputs for each of the 4 binary ops, 1 for negative and _mul_scalar
 }
 
+// Block.register_op_hook reaches the hybridized children of a plain Block (MXNet installs the
+// callback recursively): each child's graph reports its ops.
+TEST(Block, RegisterOpHookReachesHybridChildren) {
+  Plain seq;
+  auto m0 = seq.register_child(std::make_shared<Mul>(), "m0");
+  auto m1 = seq.register_child(std::make_shared<Mul>(), "m1");
+  seq.initialize(init::Uniform(1.0));
+  seq.hybridize();
+  NDArray x = RandomArray(Shape{3}, -1, 1, 2, DType::kFloat32);
+  (*m1)((*m0)(x));
+  std::vector<std::string> ops;
+  seq.register_op_hook(
+      [&](const std::string&, const std::string& op, const NDArray&) { ops.push_back(op); });
+  (*m1)((*m0)(x));
+  EXPECT_EQ(ops, (std::vector<std::string>{"elemwise_mul", "elemwise_add", "elemwise_mul",
+                                           "elemwise_add"}));
+}
+
 TEST(Block, SetattrZeroGradShareCast) {
   Net a;
   a.initialize();

@@ -115,6 +115,7 @@ sym::Symbol HybridBlock::cached_graph() const {
 }
 
 void HybridBlock::register_op_hook(sym::CachedOp::Monitor callback, bool monitor_all) {
+  Block::register_op_hook(callback, monitor_all);
   std::lock_guard<std::mutex> l(cache_mu_);
   monitor_ = std::move(callback);
   monitor_all_ = monitor_all;
