@@ -711,6 +711,14 @@ TEST(HybridBlock, CalledOnSymbolsReturnsItsGraph) {
   EXPECT_EQ(out.list_arguments(), (std::vector<std::string>{"x", "layer0.weight", "layer0.bias",
                                                             "layer1.weight", "layer1.bias"}));
   EXPECT_EQ(out.num_outputs(), 1u);
+  // The symbol's shape did not fix the parameters' shapes: another shape still works.
+  {
+    Net other;
+    other(sym::Symbol::Variable("x", {.shape = Shape{3}}));
+    other.initialize();
+    EXPECT_EQ(other(NDArray::Full(Shape{4}, 1.0)).shape(), Shape({4}));
+    EXPECT_EQ(other.layer0->weight->shape(), Shape({4}));
+  }
   net.initialize(init::Uniform(1.0));
   NDArray xa = RandomArray(Shape{3}, -1, 1, 4, DType::kFloat32);
   NDArray y = net(xa);

@@ -135,6 +135,17 @@ sym::Symbol HybridBlock::TraceGraph(const NDArrayVec& inputs) {
       for (auto& x : b) x.impl()->trace_entry.reset();
     }
   } clear{tagged, tracer.traced};
+  // Uninitialized parameters trace through their shape-only stand-ins; those are dropped again
+  // afterwards, so the trace's input shapes do not become the parameters' shapes.
+  std::vector<ParameterPtr> uninitialized;
+  for (const auto& [_, p] : collect_params())
+    if (!p->is_initialized()) uninitialized.push_back(p);
+  struct ClearPlaceholders {
+    std::vector<ParameterPtr>& params;
+    ~ClearPlaceholders() {
+      for (const auto& p : params) p->clear_placeholder();
+    }
+  } clear_placeholders{uninitialized};
   NDArrayVec outs;
   {
     auto paused = autograd::pause(autograd::is_training());
