@@ -12,6 +12,7 @@
 
 #include "autograd/autograd.h"
 #include "gluon/symbol_block.h"
+#include "ndarray/io.h"
 #include "ndarray/ops/basic_api.h"
 #include "ndarray/ops/conv_api.h"
 #include "ndarray/ops/elemwise_api.h"
@@ -614,6 +615,45 @@ TEST(Block, RegisterOpHookReachesHybridChildren) {
   (*m1)((*m0)(x));
   EXPECT_EQ(ops, (std::vector<std::string>{"elemwise_mul", "elemwise_add", "elemwise_mul",
                                            "elemwise_add"}));
+}
+
+// save_parameters(deduplicate=True) writes a shared parameter once, under its last structured
+// name at its first position, as MXNet 1.9.1 does: for a net whose dense b shares dense a's
+// parameters (then dense c), MXNet writes [b.weight, b.bias, c.weight, c.bias], and without
+// deduplication [a.weight, a.bias, b.weight, b.bias, c.weight, c.bias] (gluon.nn.Dense(2,
+// in_units=2, params=a.params) in a HybridBlock, mx.nd.load(file).keys()).
+TEST(Block, SaveParametersDeduplicateKeepsMxnetsNames) {
+  auto make = [] {
+    auto net = std::make_unique<Plain>();
+    auto a = net->register_child(std::make_shared<Mul>(), "a");
+    auto b = net->register_child(std::make_shared<Mul>(), "b");
+    net->register_child(std::make_shared<Mul>(), "c");
+    b->weight = b->register_parameter("weight", a->weight);
+    b->bias = b->register_parameter("bias", a->bias);
+    net->initialize(init::Uniform(1.0));
+    NDArray x = NDArray::Full(Shape{2}, 1.0);
+    for (const auto& [_, c] : net->children()) (*c)(x);
+    return net;
+  };
+  auto net = make();
+  auto keys = [](const std::string& path) {
+    std::vector<std::string> k;
+    for (const auto& [name, _] : nd::load(path)->items()) k.push_back(name);
+    return k;
+  };
+  std::string dedup = TempPath("dedup.params"), all = TempPath("all.params");
+  ASSERT_TRUE(net->save_parameters(dedup, /*deduplicate=*/true).ok());
+  ASSERT_TRUE(net->save_parameters(all).ok());
+  EXPECT_EQ(keys(dedup), (std::vector<std::string>{"b.weight", "b.bias", "c.weight", "c.bias"}));
+  EXPECT_EQ(keys(all), (std::vector<std::string>{"a.weight", "a.bias", "b.weight", "b.bias",
+                                                 "c.weight", "c.bias"}));
+  // Either file loads into a fresh net (a shared parameter needs one of its names).
+  for (const auto& path : {dedup, all}) {
+    auto fresh = make();
+    ASSERT_TRUE(fresh->load_parameters(path).ok()) << path;
+    for (const auto& [name, p] : fresh->collect_params())
+      EXPECT_TRUE(AllClose(p->data(), net->collect_params().get(name)->data(), 0, 0)) << name;
+  }
 }
 
 TEST(Block, SetattrZeroGradShareCast) {
