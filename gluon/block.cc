@@ -204,25 +204,33 @@ absl::Status Block::save_parameters(const std::string& filename,
     for (const auto& [structured, mx1] : mxnet1_param_names())
       rename[structured] = opts.names == ParamNames::kMxnet1 ? mx1 : mx1.substr(root.size());
   }
-  std::vector<std::pair<std::string, NDArray>> arrays;
-  std::vector<const Parameter*> seen;
-  ParameterDict all;
-  // Without deduplication shared parameters appear under each name (MXNet < 1.6 behaviour).
+  // Every (structured name, parameter), shared parameters under each of their names (MXNet < 1.6
+  // files without deduplication).
+  std::vector<std::pair<std::string, ParameterPtr>> entries;
   std::function<void(const Block&, const std::string&)> walk = [&](const Block& b,
                                                                    const std::string& prefix) {
-    for (const auto& entry : b.params_) {
-      // (Not a structured binding: clang 14 cannot capture those in the lambda below.)
-      const auto& n = entry.first;
-      const auto& p = entry.second;
-      if (deduplicate && std::find(seen.begin(), seen.end(), p.get()) != seen.end()) continue;
-      seen.push_back(p.get());
-      absl::Status st = StatusFromCall([&] { arrays.push_back({prefix + n, p->data()}); });
-      if (!st.ok())
-        throw Error(st.code(), StrCat("save_parameters(", filename, "): ", st.message()));
-    }
+    for (const auto& [n, p] : b.params_) entries.push_back({prefix + n, p});
     for (const auto& [n, c] : b.children_) walk(*c, prefix + n + ".");
   };
-  MX_RETURN_IF_ERROR(StatusFromCall([&] { walk(*this, ""); }));
+  walk(*this, "");
+  if (deduplicate) {
+    // As MXNet 1.6+: one entry per parameter, at its first position, under its last name.
+    std::map<const Parameter*, std::string> last_name;
+    for (const auto& [n, p] : entries) last_name[p.get()] = n;
+    std::vector<std::pair<std::string, ParameterPtr>> unique;
+    for (const auto& [n, p] : entries)
+      if (auto it = last_name.find(p.get()); it != last_name.end()) {
+        unique.push_back({it->second, p});
+        last_name.erase(it);
+      }
+    entries = std::move(unique);
+  }
+  std::vector<std::pair<std::string, NDArray>> arrays;
+  for (const auto& [n, p] : entries) {
+    absl::Status st = StatusFromCall([&, &p = p] { arrays.push_back({n, p->data()}); });
+    if (!st.ok())
+      return absl::Status(st.code(), StrCat("save_parameters(", filename, "): ", st.message()));
+  }
   if (!rename.empty())
     for (auto& [name, _] : arrays) name = rename.at(name);
   return nd::save(filename, arrays);
@@ -371,6 +379,10 @@ void Block::reset_device(const std::vector<Device>& devices) {
 
 void Block::hybridize(bool active, const HybridizeOptions& options) {
   for (auto& [_, c] : children_) c->hybridize(active, options);
+}
+
+void Block::register_op_hook(sym::CachedOp::Monitor callback, bool monitor_all) {
+  for (auto& [_, c] : children_) c->register_op_hook(callback, monitor_all);
 }
 
 // ---- Printing. ----

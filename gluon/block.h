@@ -77,6 +77,17 @@ struct ExportOptions {
   // kStructured or kMxnet1 (variables and arg:/aux: keys named "resnetv10_conv0_weight", as
   // MXNet 1.x's HybridBlock.export writes them); kMxnet1Stripped is rejected (kInvalidArgument).
   ParamNames names = ParamNames::kStructured;
+  // MXNet's remove_amp_cast (default true): amp_cast / amp_multicast nodes are dropped from the
+  // written graph, their consumers reading the cast's input instead (mixed-precision graphs
+  // export as float32 graphs).
+  bool remove_amp_cast = true;
+};
+
+// An export held in memory (MXNet 2's HybridBlock.export(None)): the graph as export_model would
+// write it and the parameters keyed "arg:name" / "aux:name".
+struct ExportedModel {
+  sym::Symbol symbol;
+  std::vector<std::pair<std::string, NDArray>> params;
 };
 
 struct HybridizeOptions {
@@ -174,6 +185,8 @@ class Block : public std::enable_shared_from_this<Block> {
   void zero_grad();
   virtual void cast(DType dtype);
   void reset_device(const std::vector<Device>& devices);
+  // [Deprecated in MXNet 2] reset_device under its MXNet 1.x name.
+  void reset_ctx(const std::vector<Device>& devices) { reset_device(devices); }
 
   // MXNet's summary table (Layer (type), Output Shape, Param #, totals) for a forward on
   // `inputs`; the block must be initialized and not hybridized.
@@ -185,6 +198,10 @@ class Block : public std::enable_shared_from_this<Block> {
 
   // Turns hybridization on/off recursively (no effect on plain Blocks).
   virtual void hybridize(bool active = true, const HybridizeOptions& options = {});
+  // Installs `callback` (tensor name, op name, tensor) on every HybridBlock below, as MXNet's
+  // Block.register_op_hook: it sees the ops of the graphs they run hybridized. monitor_all also
+  // reports op inputs.
+  virtual void register_op_hook(sym::CachedOp::Monitor callback, bool monitor_all = false);
 
   // "Dense", "Model", ...: the class name shown when printing.
   virtual std::string class_name() const;
@@ -228,6 +245,18 @@ class Block : public std::enable_shared_from_this<Block> {
 // traces are serialized process-wide, cached graphs run concurrently.
 class HybridBlock : public Block {
  public:
+  using Block::operator();
+  // Called on symbols (MXNet: a HybridBlock called on a Symbol returns a Symbol): the graph of
+  // forward with `inputs` in place of its data inputs, parameters as variables named by their
+  // structured names (so SymbolBlock(graph, inputs, collect_params()) shares them). Several
+  // outputs come as a group (operator[] picks one). forward is traced with placeholders of the
+  // inputs' shapes, so each input must infer a full shape (a variable made with
+  // VarOptions::shape) unless the hybridized block was already called with arrays of as many
+  // inputs (its traced graph is then used); otherwise kInvalidArgument. Parameters need not be
+  // initialized. No hooks run.
+  sym::Symbol operator()(const sym::Symbol& x);
+  sym::Symbol operator()(const std::vector<sym::Symbol>& inputs);
+
   void hybridize(bool active = true, const HybridizeOptions& options = {}) override;
   bool is_hybridized() const { return active_; }
   // Completes parameter shapes (deferred init) from input shapes without computing anything.
@@ -239,11 +268,18 @@ class HybridBlock : public Block {
   absl::Status export_model(const std::string& path, int epoch = 0) const;
   // The same with MXNet 1.x parameter names (ExportOptions::names).
   absl::Status export_model(const std::string& path, int epoch, const ExportOptions& o) const;
-  // Called after every op of the cached graph with (tensor name, op name, tensor).
-  void register_op_hook(sym::CachedOp::Monitor callback, bool monitor_all = false);
-  // Hybridizes with `backend` (see HybridizeOptions::backend; the other options are kept) and
-  // compiles the graph for `inputs` now by running one forward (HybridBlock.optimize_for of
-  // MXNet 1.9; outputs are discarded). Errors: an unknown backend, and whatever forward raises.
+  // The export in memory (MXNet 2's export(path=None)); errors as export_model.
+  absl::StatusOr<ExportedModel> export_model(const ExportOptions& o) const;
+  // Called after every op of the cached graph with (tensor name, op name, tensor); installed on
+  // the children too (MXNet's HybridBlock.register_op_hook), so a child run on its own reports
+  // as well.
+  void register_op_hook(sym::CachedOp::Monitor callback, bool monitor_all = false) override;
+  // HybridBlock.optimize_for of MXNet 1.9: hybridizes with `backend` (see
+  // HybridizeOptions::backend; the other options are kept) and prepares the graph for `inputs`
+  // without executing a forward pass: deferred parameter shapes are inferred and forward is traced
+  // (shape-only, no kernel runs); the backend's passes then compile for each input shape at its
+  // first call (compile_report() after that call). Errors: an unknown backend
+  // (kInvalidArgument), and whatever the trace raises.
   void optimize_for(const NDArrayVec& inputs, const std::string& backend = "");
   // What the executor's passes did for the last compiled input signature (node counts, passes,
   // memory plan); empty before the first hybridized call.
@@ -256,8 +292,14 @@ class HybridBlock : public Block {
   void CheckChild(const Block& child) const override;
   NDArrayVec CallForward(const NDArrayVec& inputs) override;
   void ClearCache();
-  // Traces forward into a graph for this input signature.
-  void Trace(const NDArrayVec& inputs);
+  // Traces forward into a graph for this input signature and compiles it into cache_ (a
+  // SymbolBlock compiles its own graph).
+  virtual void Trace(const NDArrayVec& inputs);
+  // The graph of forward on `inputs` (placeholders are enough), variables "data"/"data0".. and
+  // the parameters' structured names; parameters may be uninitialized. Leaves the cache alone.
+  sym::Symbol TraceGraph(const NDArrayVec& inputs);
+  // operator()(symbols): SymbolBlock composes its own graph.
+  virtual sym::Symbol CallSymbolic(const std::vector<sym::Symbol>& inputs);
 
   bool active_ = false;
   HybridizeOptions options_;

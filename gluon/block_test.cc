@@ -1,7 +1,10 @@
 #include "gluon/block.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <latch>
 #include <thread>
 
@@ -9,11 +12,13 @@
 
 #include "autograd/autograd.h"
 #include "gluon/symbol_block.h"
+#include "ndarray/io.h"
 #include "ndarray/ops/basic_api.h"
 #include "ndarray/ops/conv_api.h"
 #include "ndarray/ops/elemwise_api.h"
 #include "ndarray/ops/nn_api.h"
 #include "ndarray/ops/reduce_api.h"
+#include "ndarray/ops/shape_misc_api.h"
 #include "ndarray/ops/shape_sample_api.h"
 #include "ndarray/random.h"
 #include "ndarray/testing/op_testing.h"
@@ -356,6 +361,26 @@ TEST(HybridBlock, TracingRunsNoKernels) {
   EXPECT_EQ(g_kernel_runs, 2);
 }
 
+// optimize_for prepares the graph without executing a forward pass (MXNet 1.9): deferred shapes
+// are inferred and the graph traced, no kernel runs; the first call then runs only the graph.
+TEST(HybridBlock, OptimizeForRunsNoForward) {
+  Counted net;
+  net.initialize(init::Constant(3));  // deferred: the shapes come from optimize_for's inputs
+  NDArray x = NDArray::FromVector(std::vector<float>{1, -2}, Shape{2});
+  g_kernel_runs = 0;
+  net.optimize_for({x}, "default");
+  EXPECT_EQ(g_kernel_runs, 0);
+  EXPECT_TRUE(net.is_hybridized());
+  EXPECT_FALSE(net.cached_graph().outputs().empty());
+  EXPECT_EQ(net.compile_report().nodes_after, 0);  // compiled at the first call
+  EXPECT_EQ(net(x).ToVector<float>(), (std::vector<float>{0, -9}));
+  EXPECT_EQ(g_kernel_runs, 2);  // the graph's two ops, no trace
+  EXPECT_GT(net.compile_report().nodes_after, 0);
+  Counted bad;
+  bad.initialize();
+  EXPECT_THROW(bad.optimize_for({x}, "tensorrt"), Error);
+}
+
 class Plain : public Block {
  public:
   NDArray forward(const NDArray& x) override { return x; }
@@ -528,6 +553,7 @@ TEST(HybridBlock, OptimizeForFusesAndMatchesImperative) {
   NDArray expected = net(x);
   net.optimize_for({x}, "onednn");
   EXPECT_TRUE(net.is_hybridized());
+  EXPECT_TRUE(AllClose(net(x), expected, 1e-5, 1e-5));
   sym::CompileReport report = net.compile_report();
   EXPECT_TRUE(report.inference);
   EXPECT_EQ(report.nodes_before, 3);
@@ -629,6 +655,63 @@ TEST(HybridBlock, RegisterOpHookSeesEveryOp) {
             10);  // 2 inputs for each of the 4 binary ops, 1 for negative and _mul_scalar
 }
 
+// Block.register_op_hook reaches the hybridized children of a plain Block (MXNet installs the
+// callback recursively): each child's graph reports its ops.
+TEST(Block, RegisterOpHookReachesHybridChildren) {
+  Plain seq;
+  auto m0 = seq.register_child(std::make_shared<Mul>(), "m0");
+  auto m1 = seq.register_child(std::make_shared<Mul>(), "m1");
+  seq.initialize(init::Uniform(1.0));
+  seq.hybridize();
+  NDArray x = RandomArray(Shape{3}, -1, 1, 2, DType::kFloat32);
+  (*m1)((*m0)(x));
+  std::vector<std::string> ops;
+  seq.register_op_hook(
+      [&](const std::string&, const std::string& op, const NDArray&) { ops.push_back(op); });
+  (*m1)((*m0)(x));
+  EXPECT_EQ(ops, (std::vector<std::string>{"elemwise_mul", "elemwise_add", "elemwise_mul",
+                                           "elemwise_add"}));
+}
+
+// save_parameters(deduplicate=True) writes a shared parameter once, under its last structured
+// name at its first position, as MXNet 1.9.1 does: for a net whose dense b shares dense a's
+// parameters (then dense c), MXNet writes [b.weight, b.bias, c.weight, c.bias], and without
+// deduplication [a.weight, a.bias, b.weight, b.bias, c.weight, c.bias] (gluon.nn.Dense(2,
+// in_units=2, params=a.params) in a HybridBlock, mx.nd.load(file).keys()).
+TEST(Block, SaveParametersDeduplicateKeepsMxnetsNames) {
+  auto make = [] {
+    auto net = std::make_unique<Plain>();
+    auto a = net->register_child(std::make_shared<Mul>(), "a");
+    auto b = net->register_child(std::make_shared<Mul>(), "b");
+    net->register_child(std::make_shared<Mul>(), "c");
+    b->weight = b->register_parameter("weight", a->weight);
+    b->bias = b->register_parameter("bias", a->bias);
+    net->initialize(init::Uniform(1.0));
+    NDArray x = NDArray::Full(Shape{2}, 1.0);
+    for (const auto& [_, c] : net->children()) (*c)(x);
+    return net;
+  };
+  auto net = make();
+  auto keys = [](const std::string& path) {
+    std::vector<std::string> k;
+    for (const auto& [name, _] : nd::load(path)->items()) k.push_back(name);
+    return k;
+  };
+  std::string dedup = TempPath("dedup.params"), all = TempPath("all.params");
+  ASSERT_TRUE(net->save_parameters(dedup, /*deduplicate=*/true).ok());
+  ASSERT_TRUE(net->save_parameters(all).ok());
+  EXPECT_EQ(keys(dedup), (std::vector<std::string>{"b.weight", "b.bias", "c.weight", "c.bias"}));
+  EXPECT_EQ(keys(all), (std::vector<std::string>{"a.weight", "a.bias", "b.weight", "b.bias",
+                                                 "c.weight", "c.bias"}));
+  // Either file loads into a fresh net (a shared parameter needs one of its names).
+  for (const auto& path : {dedup, all}) {
+    auto fresh = make();
+    ASSERT_TRUE(fresh->load_parameters(path).ok()) << path;
+    for (const auto& [name, p] : fresh->collect_params())
+      EXPECT_TRUE(AllClose(p->data(), net->collect_params().get(name)->data(), 0, 0)) << name;
+  }
+}
+
 TEST(Block, SetattrZeroGradShareCast) {
   Net a;
   a.initialize();
@@ -654,6 +737,217 @@ TEST(Block, SaveLoadPrefixChecksStructure) {
   EXPECT_TRUE(AllClose(b(x), y, 0, 0));
   Mul other;
   EXPECT_FALSE(other.load(prefix).ok());
+}
+
+// An imported SymbolBlock runs like a hybridized block (MXNet's SymbolBlock goes through
+// _call_cached_op): hybridize options and optimize_for backends apply, op hooks see its ops,
+// compile_report and cached_graph describe it (cached_graph from construction), and it exports
+// again after its parameters change.
+TEST(SymbolBlock, HonoursHybridizeOptionsOpHooksAndExportsAgain) {
+  ConvBnRelu net;
+  net.initialize(init::Uniform(1.0));
+  net.var->set_data(RandomArray(Shape{4}, 0.5, 2.0, 5, DType::kFloat32));
+  net.mean->set_data(RandomArray(Shape{4}, -0.5, 0.5, 6, DType::kFloat32));
+  NDArray x = RandomArray(Shape{2, 3, 8, 8}, -1, 1, 7, DType::kFloat32);
+  NDArray expected = net(x);
+  net.hybridize();
+  net(x);
+  std::string prefix = TempPath("sb_options");
+  ASSERT_TRUE(net.export_model(prefix).ok());
+  auto sb = SymbolBlock::imports(prefix + "-symbol.json", {"data"}, prefix + "-0000.params");
+  ASSERT_TRUE(sb.ok()) << sb.status();
+  SymbolBlock& b = **sb;
+  EXPECT_EQ(b.cached_graph().list_outputs(), b.graph().list_outputs());  // before any call
+  EXPECT_TRUE(AllClose(b(x), expected, 1e-5, 1e-5));
+  EXPECT_EQ(b.compile_report().nodes_after, 3) << b.compile_report().ToString();
+  std::vector<std::string> ops;
+  b.register_op_hook(
+      [&](const std::string&, const std::string& op, const NDArray&) { ops.push_back(op); });
+  b(x);
+  // The same calls as the hybridized block's hook (BatchNorm reports each of its outputs).
+  std::vector<std::string> block_ops;
+  net.register_op_hook(
+      [&](const std::string&, const std::string& op, const NDArray&) { block_ops.push_back(op); });
+  net(x);
+  EXPECT_EQ(ops, block_ops);
+  ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+  EXPECT_EQ(ops, (std::vector<std::string>{"Convolution", "BatchNorm", "relu"}));
+  // optimize_for: one fused node, same values; the op hook stays installed.
+  b.optimize_for({x}, "onednn");
+  ops.clear();
+  EXPECT_TRUE(AllClose(b(x), expected, 1e-5, 1e-5));
+  EXPECT_EQ(b.compile_report().nodes_after, 1) << b.compile_report().ToString();
+  ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
+  EXPECT_EQ(ops.size(), 1u);  // the fused convolution
+  b.hybridize(true, {.static_alloc = true, .static_shape = true});
+  EXPECT_TRUE(AllClose(b(x), expected, 1e-5, 1e-5));
+  EXPECT_TRUE(AllClose(b(x), expected, 1e-5, 1e-5));
+  EXPECT_EQ(b.compile_report().nodes_after, 3);
+  EXPECT_THROW(b.optimize_for({x}, "tensorrt"), Error);
+  // "Fine-tuning": new parameter values are what the next export writes.
+  b.hybridize();
+  b.collect_params().get("bias")->set_data(NDArray::Full(Shape{4}, 0.25));
+  net.bias->set_data(NDArray::Full(Shape{4}, 0.25));
+  NDArray tuned = net(x);
+  ASSERT_TRUE(b.export_model(prefix + "_tuned", 2).ok());
+  auto again =
+      SymbolBlock::imports(prefix + "_tuned-symbol.json", {"data"}, prefix + "_tuned-0002.params");
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_TRUE(AllClose((**again)(x), tuned, 1e-5, 1e-5));
+}
+
+// A HybridBlock called on a Symbol returns the Symbol of its forward (MXNet's F = mx.sym path):
+// parameters are variables with their structured names, so a SymbolBlock over the result with
+// the block's collect_params() computes the block's outputs (the seeds' feature-extraction
+// recipe). A SymbolBlock called on a Symbol composes its graph.
+TEST(HybridBlock, CalledOnSymbolsReturnsItsGraph) {
+  Net net;  // not initialized: the graph needs no parameter values
+  sym::Symbol x = sym::Symbol::Variable("x", {.shape = Shape{3}});
+  sym::Symbol out = net(x);
+  EXPECT_EQ(out.list_arguments(), (std::vector<std::string>{"x", "layer0.weight", "layer0.bias",
+                                                            "layer1.weight", "layer1.bias"}));
+  EXPECT_EQ(out.num_outputs(), 1u);
+  // The symbol's shape did not fix the parameters' shapes: another shape still works.
+  {
+    Net other;
+    other(sym::Symbol::Variable("x", {.shape = Shape{3}}));
+    other.initialize();
+    EXPECT_EQ(other(NDArray::Full(Shape{4}, 1.0)).shape(), Shape({4}));
+    EXPECT_EQ(other.layer0->weight->shape(), Shape({4}));
+  }
+  net.initialize(init::Uniform(1.0));
+  NDArray xa = RandomArray(Shape{3}, -1, 1, 4, DType::kFloat32);
+  NDArray y = net(xa);
+  SymbolBlock sb(out, std::vector<std::string>{"x"}, net.collect_params());
+  EXPECT_TRUE(AllClose(sb(xa), y, 0, 0));
+  EXPECT_EQ(sb.collect_params().get("layer1.bias"), net.collect_params().get("layer1.bias"));
+  // An expression of x is composed in place of the block's input.
+  sym::Symbol doubled = net(x * 2.0);
+  SymbolBlock sb2(doubled, std::vector<std::string>{"x"}, net.collect_params());
+  EXPECT_TRUE(AllClose(sb2(xa), net(nd::mul_scalar(xa, 2.0)), 1e-6, 1e-6));
+  // Without a shape the block needs a traced graph: the error says how to get one.
+  Net fresh;
+  try {
+    fresh(sym::Symbol::Variable("data"));
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(std::string(e.what()).find("VarOptions::shape"), std::string::npos) << e.what();
+  }
+  net.hybridize();
+  net(xa);
+  sym::Symbol traced = net(sym::Symbol::Variable("data"));
+  EXPECT_EQ(traced.list_arguments().front(), "data");
+  // SymbolBlock on a symbol: its graph with z in place of x.
+  sym::Symbol composed = sb(sym::Symbol::Variable("z"));
+  EXPECT_EQ(composed.list_arguments().front(), "z");
+  SymbolBlock sb3(composed, std::vector<std::string>{"z"}, net.collect_params());
+  EXPECT_TRUE(AllClose(sb3(xa), y, 0, 0));
+  EXPECT_THROW(sb(std::vector<sym::Symbol>{}), Error);
+}
+
+// y = multicast(cast(x, float16), weight)[0] * weight: AMP casts in the traced graph.
+class AmpMul : public HybridBlock {
+ public:
+  AmpMul() { weight = register_parameter("weight", {.shape = Shape{3}}); }
+  NDArray forward(const NDArray& x) override {
+    NDArray h = nd::amp_cast(x, DType::kFloat16);
+    std::vector<NDArray> v = nd::amp_multicast({h, weight->data(x.device())});
+    return nd::elemwise_mul(v[0], v[1]);
+  }
+  ParameterPtr weight;
+};
+
+// export's remove_amp_cast (MXNet's default True) drops amp_cast / amp_multicast, rewiring their
+// consumers to the casts' inputs; the in-memory export (MXNet 2's export(None)) gives the same
+// graph and arg:/aux: parameters as the files.
+TEST(HybridBlock, ExportRemovesAmpCastsAndExportsInMemory) {
+  AmpMul net;
+  net.initialize();
+  net.weight->set_data(NDArray::FromVector(std::vector<float>{1.0f, 3.0f, -2.0f}, Shape{3}));
+  net.hybridize();
+  // 1/3 is not a float16 value: the cast rounds it (float16 1/3 = 0.333251953125).
+  NDArray x = NDArray::FromVector(std::vector<float>{1.0f / 3, 0.5f, 2049.0f}, Shape{3});
+  EXPECT_EQ(net(x).ToVector<float>(), (std::vector<float>{0.333251953125f, 1.5f, -4096.0f}));
+  std::string prefix = TempPath("amp");
+  ASSERT_TRUE(net.export_model(prefix).ok());
+  ASSERT_TRUE(net.export_model(prefix + "_kept", 0, ExportOptions{.remove_amp_cast = false}).ok());
+  auto read = [](const std::string& path) {
+    std::ifstream f(path);
+    return std::string(std::istreambuf_iterator<char>(f), {});
+  };
+  EXPECT_EQ(read(prefix + "-symbol.json").find("amp_"), std::string::npos);
+  EXPECT_NE(read(prefix + "_kept-symbol.json").find("\"amp_cast\""), std::string::npos);
+  EXPECT_NE(read(prefix + "_kept-symbol.json").find("\"amp_multicast\""), std::string::npos);
+  // Without the casts: float32 x * weight exactly (hand-computed).
+  auto sb = SymbolBlock::imports(prefix + "-symbol.json", {"data"}, prefix + "-0000.params");
+  ASSERT_TRUE(sb.ok()) << sb.status();
+  EXPECT_EQ((**sb)(x).ToVector<float>(), (std::vector<float>{1.0f / 3, 1.5f, -4098.0f}));
+  auto kept =
+      SymbolBlock::imports(prefix + "_kept-symbol.json", {"data"}, prefix + "_kept-0000.params");
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  EXPECT_TRUE(AllClose((**kept)(x), net(x), 0, 0));
+  // The cached graph itself keeps its casts (the export works on a copy).
+  EXPECT_NE(net.cached_graph().tojson().find("amp_cast"), std::string::npos);
+  // In memory: the file's graph and keys.
+  absl::StatusOr<ExportedModel> m = net.export_model(ExportOptions{});
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->symbol.tojson(), sym::Symbol::load(prefix + "-symbol.json")->tojson());
+  ASSERT_EQ(m->params.size(), 1u);
+  EXPECT_EQ(m->params[0].first, "arg:weight");
+  EXPECT_TRUE(AllClose(m->params[0].second, net.weight->data(), 0, 0));
+  AmpMul never_called;
+  EXPECT_EQ(never_called.export_model(ExportOptions{}).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+}
+
+// infer_type keeps the parameters' declared dtypes and fails when an op does not accept them,
+// as MXNet 1.9.1 does: nn.Dense(3, in_units=4) (float32) .infer_type(float64 data) raises
+// "Incompatible attr in node dense0_fwd at 1-th input: expected float64, got float32".
+// (A SymbolBlock's parameters adopt the inferred dtypes: ModuleExportLabels in
+// symbol_block_test.)
+TEST(HybridBlock, InferTypeChecksDeclaredDtypesLikeMxnet) {
+  Mul m;
+  m.initialize();
+  EXPECT_THROW(m.infer_type({NDArray::Full(Shape{3}, 1.0, cpu(), DType::kFloat64)}), Error);
+  m.infer_type({NDArray::Full(Shape{3}, 1.0)});
+  EXPECT_EQ(m.weight->dtype(), DType::kFloat32);
+  EXPECT_EQ(m.weight->shape(), Shape({3}));
+}
+
+// load_parameters' cast_dtype / dtype_source (MXNet 1.9's Parameter._load_init): without
+// cast_dtype a dtype mismatch is an error; 'current' converts the file's values to the
+// parameter's dtype, 'saved' makes the parameter take the file's dtype.
+TEST(Block, LoadParametersCastDtype) {
+  Net a;
+  a.initialize(init::Uniform(1.0));
+  NDArray x = NDArray::Full(Shape{3}, 1.0);
+  a(x);
+  a.cast(DType::kFloat64);
+  a.layer0->weight->set_data(NDArray::FromVector(std::vector<double>{1.0 / 3, 0.1, 2.0}, Shape{3}));
+  std::string path = TempPath("f64.params");
+  ASSERT_TRUE(a.save_parameters(path).ok());
+  auto fresh = [&] {
+    auto n = std::make_unique<Net>();
+    n->initialize();
+    (*n)(x);
+    return n;
+  };
+  auto b = fresh();
+  absl::Status st = b->load_parameters(path);
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(std::string(st.message()).find("cast_dtype"), std::string::npos) << st;
+  ASSERT_TRUE(b->load_parameters(path, {.cast_dtype = true}).ok());
+  EXPECT_EQ(b->layer0->weight->dtype(), DType::kFloat32);
+  EXPECT_EQ(b->layer0->weight->data().ToVector<float>(),
+            (std::vector<float>{1.0f / 3, 0.1f, 2.0f}));
+  auto c = fresh();
+  ASSERT_TRUE(c->load_parameters(path, {.cast_dtype = true, .dtype_source = "saved"}).ok());
+  EXPECT_EQ(c->layer0->weight->dtype(), DType::kFloat64);
+  EXPECT_EQ(c->layer0->weight->data().ToVector<double>(), (std::vector<double>{1.0 / 3, 0.1, 2.0}));
+  // reset_ctx is reset_device (MXNet 1.x's name): data kept.
+  c->reset_ctx({cpu()});
+  EXPECT_EQ(c->layer0->weight->data().ToVector<double>(), (std::vector<double>{1.0 / 3, 0.1, 2.0}));
 }
 
 }  // namespace

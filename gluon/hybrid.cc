@@ -118,32 +118,18 @@ sym::Symbol HybridBlock::cached_graph() const {
 }
 
 void HybridBlock::register_op_hook(sym::CachedOp::Monitor callback, bool monitor_all) {
+  Block::register_op_hook(callback, monitor_all);
   std::lock_guard<std::mutex> l(cache_mu_);
   monitor_ = std::move(callback);
   monitor_all_ = monitor_all;
   if (cache_) cache_->op->set_monitor(monitor_, monitor_all_);
 }
 
-void HybridBlock::Trace(const NDArrayVec& inputs) {
+sym::Symbol HybridBlock::TraceGraph(const NDArrayVec& inputs) {
   std::lock_guard<std::recursive_mutex> trace_lock(TraceMutex());
-  {
-    std::lock_guard<std::mutex> l(cache_mu_);  // another thread may have traced it meanwhile
-    if (cache_ && cache_->key == SignatureKey(inputs)) return;
-  }
   Tracer tracer;
-  ParameterDict params = collect_params();
   Device dev = inputs.empty() ? cpu() : inputs[0].device();
-  std::unordered_map<std::string, ParameterPtr> param_by_name;
   std::vector<NDArray> tagged;
-  // Parameters and inputs become variables of the graph.
-  for (const auto& [name, p] : params) {
-    NDArray d = p->data(dev);
-    if (d.hook_state(NDArray::HookSlot::kTrace)) continue;  // shared parameter already tagged
-    sym::Symbol v = p->var(name);
-    d.set_hook_state(NDArray::HookSlot::kTrace, std::make_shared<TraceEntry>(v.outputs()[0]));
-    tagged.push_back(d);
-    param_by_name[name] = p;
-  }
   struct Clear {  // the trace state on parameters and traced arrays goes when the trace ends
     std::vector<NDArray>& a;
     std::vector<NDArray>& b;
@@ -152,20 +138,40 @@ void HybridBlock::Trace(const NDArrayVec& inputs) {
       for (auto& x : b) x.set_hook_state(NDArray::HookSlot::kTrace, nullptr);
     }
   } clear{tagged, tracer.traced};
-  NDArrayVec views;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    NDArray v = NDArray::Placeholder(inputs[i].shape(), inputs[i].device(), inputs[i].dtype());
-    v.set_hook_state(NDArray::HookSlot::kTrace,
-                     std::make_shared<TraceEntry>(
-                         sym::Symbol::Variable(InputName(i, inputs.size())).outputs()[0]));
-    views.push_back(v);
-  }
+  // Uninitialized parameters trace through their shape-only stand-ins; those are dropped again
+  // afterwards, so the trace's input shapes do not become the parameters' shapes.
+  std::vector<ParameterPtr> uninitialized;
+  for (const auto& [_, p] : collect_params())
+    if (!p->is_initialized()) uninitialized.push_back(p);
+  struct ClearPlaceholders {
+    std::vector<ParameterPtr>& params;
+    ~ClearPlaceholders() {
+      for (const auto& p : params) p->clear_placeholder();
+    }
+  } clear_placeholders{uninitialized};
   NDArrayVec outs;
   {
     auto paused = autograd::pause(autograd::is_training());
     DispatchStateScope scope;
     scope.state().tracer = &tracer;
     scope.state().infer_only = true;
+    // Parameters and inputs become variables of the graph. (Inside the shape-only scope an
+    // uninitialized parameter's data() is its placeholder, the array forward will use.)
+    for (const auto& [name, p] : collect_params()) {
+      NDArray d = p->data(p->is_initialized() ? std::optional<Device>(dev) : std::nullopt);
+      if (d.hook_state(NDArray::HookSlot::kTrace)) continue;  // shared parameter already tagged
+      sym::Symbol v = p->var(name);
+      d.set_hook_state(NDArray::HookSlot::kTrace, std::make_shared<TraceEntry>(v.outputs()[0]));
+      tagged.push_back(d);
+    }
+    NDArrayVec views;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      NDArray v = NDArray::Placeholder(inputs[i].shape(), inputs[i].device(), inputs[i].dtype());
+      v.set_hook_state(NDArray::HookSlot::kTrace,
+                       std::make_shared<TraceEntry>(
+                           sym::Symbol::Variable(InputName(i, inputs.size())).outputs()[0]));
+      views.push_back(v);
+    }
     outs = forward(views);
   }
   std::vector<sym::NodeEntry> heads;
@@ -177,15 +183,26 @@ void HybridBlock::Trace(const NDArrayVec& inputs) {
     }
     heads.push_back(*e);
   }
+  return sym::Symbol(heads);
+}
+
+void HybridBlock::Trace(const NDArrayVec& inputs) {
+  std::lock_guard<std::recursive_mutex> trace_lock(TraceMutex());
+  {
+    std::lock_guard<std::mutex> l(cache_mu_);  // another thread may have traced it meanwhile
+    if (cache_ && cache_->key == SignatureKey(inputs)) return;
+  }
   auto cache = std::make_shared<Cache>();
   cache->key = SignatureKey(inputs);
-  cache->graph = sym::Symbol(heads);
+  cache->graph = TraceGraph(inputs);
   cache->op = std::make_shared<sym::CachedOp>(
       cache->graph, sym::CachedOpOptions{.static_alloc = options_.static_alloc,
                                          .static_shape = options_.static_shape,
                                          .plan_memory = true,
                                          .backend = ResolveHybridizeBackend(options_.backend)});
   if (monitor_) cache->op->set_monitor(monitor_, monitor_all_);
+  std::unordered_map<std::string, ParameterPtr> param_by_name;
+  for (const auto& [name, p] : collect_params()) param_by_name[name] = p;
   for (const auto& name : cache->op->input_names()) {
     int idx = -1;
     for (size_t i = 0; i < inputs.size(); ++i)
@@ -206,6 +223,59 @@ std::string ResolveHybridizeBackend(const std::string& backend) {
   if (lower.empty() || lower == "mkldnn" || lower == "onednn") return "onednn";
   if (lower == "none") return "none";
   return v;
+}
+
+sym::Symbol HybridBlock::operator()(const sym::Symbol& x) {
+  return CallSymbolic(std::vector<sym::Symbol>{x});
+}
+
+sym::Symbol HybridBlock::operator()(const std::vector<sym::Symbol>& inputs) {
+  return CallSymbolic(inputs);
+}
+
+sym::Symbol HybridBlock::CallSymbolic(const std::vector<sym::Symbol>& inputs) {
+  if (inputs.empty())
+    MX_THROW(absl::StatusCode::kInvalidArgument, class_name(), ": called with no symbols");
+  // The placeholders' device: where the parameters live.
+  Device dev = cpu();
+  for (const auto& [_, p] : collect_params())
+    if (p->is_initialized()) {
+      dev = p->list_device()[0];
+      break;
+    }
+  NDArrayVec views;
+  std::vector<std::string> unknown;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].num_outputs() != 1)
+      MX_THROW(absl::StatusCode::kInvalidArgument, class_name(), ": input ", i, " has ",
+               inputs[i].num_outputs(), " outputs; pass each output as its own input");
+    Shape shape = inputs[i].infer_shape_partial({}).out.at(0);
+    int dtype = inputs[i].infer_type({}).out.at(0);
+    if (!shape.is_known()) {
+      unknown.push_back(StrCat(inputs[i].name(), " ", shape.ToString()));
+      continue;
+    }
+    views.push_back(
+        NDArray::Placeholder(shape, dev, dtype >= 0 ? static_cast<DType>(dtype) : DType::kFloat32));
+  }
+  sym::Symbol graph;
+  if (unknown.empty()) {
+    graph = TraceGraph(views);
+  } else {
+    graph = cached_graph();
+    std::vector<std::string> args = graph.list_arguments();
+    bool fits = !graph.outputs().empty();
+    for (size_t i = 0; fits && i < inputs.size(); ++i)
+      fits = std::find(args.begin(), args.end(), InputName(i, inputs.size())) != args.end();
+    if (!fits)
+      MX_THROW(absl::StatusCode::kInvalidArgument, class_name(),
+               ": called on symbols whose shapes cannot be inferred (", StrJoin(unknown, ", "),
+               "); give the input variables a shape (sym::VarOptions::shape) or call the "
+               "hybridized block once with arrays of as many inputs first");
+  }
+  std::map<std::string, sym::Symbol> substitutes;
+  for (size_t i = 0; i < inputs.size(); ++i) substitutes[InputName(i, inputs.size())] = inputs[i];
+  return graph.compose(substitutes);
 }
 
 NDArrayVec HybridBlock::CallForward(const NDArrayVec& inputs) {
@@ -258,7 +328,10 @@ void HybridBlock::optimize_for(const NDArrayVec& inputs, const std::string& back
   HybridizeOptions o = options_;
   o.backend = backend;
   hybridize(true, o);
-  (*this)(inputs);
+  bool deferred = false;
+  for (const auto& [_, p] : collect_params()) deferred |= p->has_deferred_init();
+  if (deferred) InferParameterShapes(inputs);
+  Trace(inputs);
 }
 
 sym::CompileReport HybridBlock::compile_report() const {
@@ -270,8 +343,42 @@ absl::Status HybridBlock::export_model(const std::string& path, int epoch) const
   return export_model(path, epoch, ExportOptions{});
 }
 
+namespace {
+// The graph without amp_cast / amp_multicast nodes: their consumers read the cast's input (output
+// k of amp_multicast is its input k), as MXNet's Symbol.save(remove_amp_cast=True).
+sym::Symbol RemoveAmpCast(const sym::Symbol& graph) {
+  auto is_cast = [](const sym::NodeEntry& e) {
+    return !e.node->is_variable() &&
+           (e.node->op->name == "amp_cast" || e.node->op->name == "amp_multicast");
+  };
+  auto resolve = [&](sym::NodeEntry e) {
+    while (is_cast(e))
+      e = e.node->op->name == "amp_cast" ? e.node->inputs[0] : e.node->inputs[e.index];
+    return e;
+  };
+  bool any = false;
+  for (const auto& n : graph.TopoNodes()) any |= !n->is_variable() && is_cast({n, 0, 0});
+  if (!any) return graph;
+  sym::Symbol g = graph.copy();  // the cached graph is shared with running calls
+  for (const auto& n : g.TopoNodes())
+    for (auto& e : n->inputs) e = resolve(e);
+  std::vector<sym::NodeEntry> heads;
+  for (const auto& e : g.outputs()) heads.push_back(resolve(e));
+  return sym::Symbol(heads);
+}
+}  // namespace
+
 absl::Status HybridBlock::export_model(const std::string& path, int epoch,
                                        const ExportOptions& opts) const {
+  absl::StatusOr<ExportedModel> m = export_model(opts);
+  if (!m.ok()) return m.status();
+  char suffix[32];
+  std::snprintf(suffix, sizeof suffix, "-%04d.params", epoch);
+  MX_RETURN_IF_ERROR(m->symbol.save(path + "-symbol.json"));
+  return nd::save(path + suffix, m->params);
+}
+
+absl::StatusOr<ExportedModel> HybridBlock::export_model(const ExportOptions& opts) const {
   if (opts.names == ParamNames::kMxnet1Stripped)
     return absl::InvalidArgumentError(
         "export_model: ParamNames::kMxnet1Stripped names a save_params file, not an export (use "
@@ -284,8 +391,7 @@ absl::Status HybridBlock::export_model(const std::string& path, int epoch,
     return absl::FailedPreconditionError(
         "Please first call block.hybridize() and then run forward with this block at least once "
         "before calling export.");
-  char suffix[32];
-  std::snprintf(suffix, sizeof suffix, "-%04d.params", epoch);
+  if (opts.remove_amp_cast) graph = RemoveAmpCast(graph);
   std::vector<std::string> args = graph.list_arguments(), aux = graph.list_auxiliary_states();
   std::vector<std::pair<std::string, NDArray>> arrays;
   absl::Status st = StatusFromCall([&] {
@@ -310,8 +416,7 @@ absl::Status HybridBlock::export_model(const std::string& path, int epoch,
           node["name"] = it->second;
     MX_ASSIGN_OR_RETURN(graph, sym::Symbol::fromjson(j.dump()));
   }
-  MX_RETURN_IF_ERROR(graph.save(path + "-symbol.json"));
-  return nd::save(path + suffix, arrays);
+  return ExportedModel{std::move(graph), std::move(arrays)};
 }
 
 }  // namespace mxnet::gluon

@@ -83,6 +83,9 @@ class Parameter {
   sym::Symbol var(const std::string& name) const;
   // A placeholder (no data) of the current, possibly partial, shape for shape inference.
   NDArray placeholder() const;
+  // Forgets the stand-in data() returns in shape-only dispatch before initialization, and the
+  // shape ops inferred into it (a symbolic call's trace must not fix the parameter's shape).
+  void clear_placeholder() const { placeholder_ = NDArray(); }
 
  protected:
   void AllocateGrads();

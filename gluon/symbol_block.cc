@@ -63,7 +63,6 @@ SymbolBlock::SymbolBlock(sym::Symbol outputs, std::vector<std::string> input_nam
                          const ParameterDict& params)
     : graph_(std::move(outputs)), input_names_(std::move(input_names)) {
   active_ = true;
-  op_ = std::make_shared<sym::CachedOp>(graph_);
   std::vector<std::string> aux = graph_.list_auxiliary_states();
   std::map<std::string, const sym::Node*> vars;
   for (const auto& n : graph_.TopoNodes())
@@ -71,7 +70,7 @@ SymbolBlock::SymbolBlock(sym::Symbol outputs, std::vector<std::string> input_nam
   for (const auto& in : input_names_)
     if (!vars.count(in))
       MX_THROW(absl::StatusCode::kInvalidArgument, "SymbolBlock: the graph has no input named '",
-               in, "' (inputs: ", StrJoin(op_->input_names(), ", "), ")");
+               in, "' (inputs: ", StrJoin(graph_.list_inputs(), ", "), ")");
   // Integer parameters without __dtype__ (the int8 weights of MXNet's quantized exports): their
   // dtype from type inference with float32 data, as MXNet's SymbolBlock infers parameter types.
   std::map<std::string, DType> int_params;
@@ -96,7 +95,7 @@ SymbolBlock::SymbolBlock(sym::Symbol outputs, std::vector<std::string> input_nam
     if (IsLossHead(*n) && n->inputs.size() > 1 && n->inputs[1].node->is_variable())
       label_head_.try_emplace(n->inputs[1].node->name,
                               StrCat("'", n->name, "' (", n->op->name, ")"));
-  for (const auto& name : op_->input_names()) {
+  for (const auto& name : graph_.list_inputs()) {
     auto it = std::find(input_names_.begin(), input_names_.end(), name);
     if (it != input_names_.end()) {
       input_index_.push_back(static_cast<int>(it - input_names_.begin()));
@@ -136,6 +135,48 @@ SymbolBlock::SymbolBlock(sym::Symbol outputs, std::vector<std::string> input_nam
     input_index_.push_back(-1);
     input_param_.push_back(p);
   }
+  std::lock_guard<std::mutex> l(cache_mu_);
+  BuildCacheLocked();  // MXNet's SymbolBlock has its cached graph from construction
+}
+
+void SymbolBlock::BuildCacheLocked() {
+  auto c = std::make_shared<Cache>();
+  c->graph = graph_;
+  sym::CachedOpOptions o;
+  o.static_alloc = options_.static_alloc;
+  o.static_shape = options_.static_shape;
+  o.backend = options_.backend;
+  c->op = std::make_shared<sym::CachedOp>(graph_, o);
+  if (monitor_) c->op->set_monitor(monitor_, monitor_all_);
+  // input_index: per CachedOp input, its position in graph_.list_inputs() (input_index_'s order).
+  const std::vector<std::string> slots = graph_.list_inputs();
+  for (const auto& name : c->op->input_names()) {
+    auto it = std::find(slots.begin(), slots.end(), name);
+    if (it == slots.end())
+      MX_THROW(absl::StatusCode::kInternal, "SymbolBlock: compiled graph input '", name,
+               "' is not an input of the graph");
+    c->input_index.push_back(static_cast<int>(it - slots.begin()));
+  }
+  cache_ = c;
+}
+
+void SymbolBlock::Trace(const NDArrayVec&) {
+  std::lock_guard<std::mutex> l(cache_mu_);
+  BuildCacheLocked();
+}
+
+sym::Symbol SymbolBlock::CallSymbolic(const std::vector<sym::Symbol>& inputs) {
+  if (inputs.size() != input_names_.size())
+    MX_THROW(absl::StatusCode::kInvalidArgument, "SymbolBlock: expected ", input_names_.size(),
+             " symbols (", StrJoin(input_names_, ", "), "), got ", inputs.size());
+  std::map<std::string, sym::Symbol> substitutes;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].num_outputs() != 1)
+      MX_THROW(absl::StatusCode::kInvalidArgument, "SymbolBlock: input ", i, " has ",
+               inputs[i].num_outputs(), " outputs; pass each output as its own input");
+    substitutes[input_names_[i]] = inputs[i];
+  }
+  return graph_.compose(substitutes);
 }
 
 absl::StatusOr<std::shared_ptr<SymbolBlock>> SymbolBlock::imports(
@@ -221,18 +262,27 @@ NDArrayVec SymbolBlock::forward(const NDArrayVec& inputs) {
   // Labels in the data's float type (float32 for integer data such as Embedding indices).
   const DType label_dtype =
       !inputs.empty() && IsFloatingPoint(inputs[0].dtype()) ? inputs[0].dtype() : DType::kFloat32;
-  std::vector<NDArray> args;
+  std::vector<NDArray> slot_args;
   size_t next_label = 0;
   for (size_t i = 0; i < input_index_.size(); ++i) {
     if (input_index_[i] >= 0)
-      args.push_back(inputs[input_index_[i]]);
+      slot_args.push_back(inputs[input_index_[i]]);
     else if (input_index_[i] == -1)
-      args.push_back(input_param_[i]->data(dev));
+      slot_args.push_back(input_param_[i]->data(dev));
     else
-      args.push_back(
+      slot_args.push_back(
           NDArray::Full(label_shapes.at(label_names_[next_label++]), 0.0, dev, label_dtype));
   }
-  return (*op_)(args);
+  std::shared_ptr<const Cache> cache;
+  {
+    std::lock_guard<std::mutex> l(cache_mu_);
+    if (!cache_) BuildCacheLocked();  // hybridize() or cast() dropped it
+    cache = cache_;
+  }
+  std::vector<NDArray> args;
+  args.reserve(cache->input_index.size());
+  for (int slot : cache->input_index) args.push_back(slot_args[slot]);
+  return (*cache->op)(args);
 }
 
 }  // namespace mxnet::gluon

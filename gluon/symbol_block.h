@@ -43,6 +43,9 @@ class SymbolBlock : public HybridBlock {
   // The label inputs this block feeds itself (label_inputs() minus input_names).
   const std::vector<std::string>& implicit_labels() const { return label_names_; }
 
+  // Runs the graph as a hybridized block: hybridize's options (static_alloc, static_shape,
+  // backend) apply from the next call, register_op_hook sees its ops, compile_report() and
+  // cached_graph() describe it.
   NDArrayVec forward(const NDArrayVec& inputs) override;
   std::string class_name() const override { return "SymbolBlock"; }
   // The graph it runs (what export_model writes, as MXNet's SymbolBlock.export, without a call).
@@ -51,12 +54,20 @@ class SymbolBlock : public HybridBlock {
  protected:
   NDArrayVec CallForward(const NDArrayVec& inputs) override { return forward(inputs); }
   void InferParameterShapes(const NDArrayVec& inputs) override;
+  // Called on symbols: the graph composed with them in place of input_names (MXNet's
+  // SymbolBlock.forward on a Symbol); implicit labels stay variables.
+  sym::Symbol CallSymbolic(const std::vector<sym::Symbol>& inputs) override;
+  // optimize_for: compiles graph_ with the current options (nothing to trace).
+  void Trace(const NDArrayVec& inputs) override;
 
  private:
+  // Compiles graph_ into cache_ with the current hybridize options and op hook (cache_mu_ held).
+  void BuildCacheLocked();
+
   sym::Symbol graph_;
   std::vector<std::string> input_names_;
-  std::shared_ptr<sym::CachedOp> op_;
-  std::vector<int> input_index_;  // per graph input: data index, -1 (parameter), -2 (label)
+  // Per graph input (graph_.list_inputs() order): data index, -1 (parameter), -2 (label).
+  std::vector<int> input_index_;
   std::vector<ParameterPtr> input_param_;
   std::vector<std::string> label_names_;           // implicit labels, in graph input order
   std::map<std::string, std::string> label_head_;  // implicit label -> "name (Op)" of its head

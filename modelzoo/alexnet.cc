@@ -36,6 +36,7 @@ AlexNet::AlexNet(int64_t classes) {
 NDArray AlexNet::forward(const NDArray& x) { return (*output)((*features)(x)); }
 
 std::shared_ptr<HybridBlock> alexnet(const ModelOptions& options) {
+  internal::CheckArchOptions(options, "alexnet", {});
   auto net = std::make_shared<AlexNet>(options.classes);
   if (options.pretrained) internal::LoadPretrained(*net, "alexnet", options);
   return net;

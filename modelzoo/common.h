@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -20,6 +22,13 @@ struct ModelOptions {
   bool pretrained = false;
   Device device = cpu();  // where pretrained weights are loaded (MXNet's ctx / device)
   std::string root;       // model store directory; "" = $MXNET_HOME/models (~/.mxnet/models)
+  // Architecture options MXNet's factories pass on to the model class (their **kwargs). Unset =
+  // the class's default. A factory whose class does not take a set one throws kInvalidArgument
+  // (MXNet: TypeError, unexpected keyword argument).
+  std::optional<bool> thumbnail;   // ResNets (ResNetV1/V2 thumbnail): 3x3 stride-1 stem
+  std::optional<bool> batch_norm;  // VGGs: BatchNorm after each conv; vggN_bn always sets it
+  std::optional<int64_t> bn_size;  // DenseNets: bottleneck width multiplier (4)
+  std::optional<double> dropout;   // DenseNets: dropout rate after each dense layer (0)
 };
 
 namespace internal {
@@ -28,6 +37,11 @@ namespace internal {
 // mxnet::Error with the store's status code (kNotFound for a missing file, kDataLoss for a
 // checksum mismatch) or load_parameters' (shape/key mismatch, e.g. classes != 1000).
 void LoadPretrained(Block& net, std::string_view model_name, const ModelOptions& options);
+
+// Throws kInvalidArgument naming the first architecture option of `options` (thumbnail,
+// batch_norm, bn_size, dropout) that is set but not in `takes`, for model `model`.
+void CheckArchOptions(const ModelOptions& options, std::string_view model,
+                      std::initializer_list<std::string_view> takes);
 
 // Shorthands for the layers the model files build (MXNet's keyword defaults).
 inline std::shared_ptr<nn::Conv2D> Conv(int64_t channels, Shape kernel, Shape strides = {1},

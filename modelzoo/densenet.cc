@@ -92,7 +92,9 @@ std::shared_ptr<HybridBlock> get_densenet(int num_layers, const ModelOptions& op
       MX_THROW(absl::StatusCode::kInvalidArgument, "Invalid number of layers: ", num_layers,
                ". Options are 121, 161, 169, 201");
   }
-  auto net = std::make_shared<DenseNet>(init, growth, config, 4, 0, options.classes);
+  internal::CheckArchOptions(options, StrCat("densenet", num_layers), {"bn_size", "dropout"});
+  auto net = std::make_shared<DenseNet>(init, growth, config, options.bn_size.value_or(4),
+                                        options.dropout.value_or(0), options.classes);
   if (options.pretrained) internal::LoadPretrained(*net, StrCat("densenet", num_layers), options);
   return net;
 }

@@ -133,6 +133,7 @@ Inception3::Inception3(int64_t classes) {
 NDArray Inception3::forward(const NDArray& x) { return (*output)((*features)(x)); }
 
 std::shared_ptr<HybridBlock> inception_v3(const ModelOptions& options) {
+  internal::CheckArchOptions(options, "inceptionv3", {});
   auto net = std::make_shared<Inception3>(options.classes);
   if (options.pretrained) internal::LoadPretrained(*net, "inceptionv3", options);
   return net;

@@ -105,5 +105,40 @@ TEST(LoadErrors, WrongClassesIsAShapeError) {
       << st;
 }
 
+// The seeds' SymbolBlock recipe (gluon-block-source-1x.txt, "extract the output from fc2 layer in
+// AlexNet"): call a model-zoo net on a symbolic input, cut the graph at an internal output and
+// build a SymbolBlock over it that shares the net's parameters. Here the cut is resnet18_v1's
+// global average pool, the end of `features`, whose output a forward hook captures.
+TEST(SeedsRecipe, FeatureExtractorFromInternalLayers) {
+  auto net = std::dynamic_pointer_cast<ResNetV1>(resnet18_v1({.classes = 10}));
+  ASSERT_TRUE(net);
+  const Shape in{2, 3, 32, 32};
+  testing::InferShapes(*net, in);
+  testing::SetDeterministicWeights(*net);
+  NDArray x = DeterministicValues("data", in);
+  NDArray features;
+  HookHandle hook = net->features->register_forward_hook(
+      [&](Block&, const NDArrayVec&, const NDArrayVec& out) { features = out[0].copy(); });
+  NDArray y = (*net)(x);
+  hook.detach();  // (the symbolic call's trace would run it on placeholders)
+  sym::Symbol out = (*net)(sym::Symbol::Variable("data", {.shape = in}));
+  sym::Symbol internals = out.get_internals();
+  std::string pool;  // the last Pooling node's output
+  for (const auto& name : internals.list_outputs())
+    if (name.rfind("pooling", 0) == 0) pool = name;
+  ASSERT_FALSE(pool.empty());
+  // The pool's output and the net's output as one two-output block.
+  SymbolBlock both(sym::Symbol::Group({internals[pool], out}), std::vector<std::string>{"data"},
+                   net->collect_params());
+  NDArrayVec got = both(NDArrayVec{x});
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].shape(), Shape({2, 512, 1, 1}));
+  EXPECT_TRUE(CloseTo(got[0], features, 1e-6));
+  EXPECT_TRUE(CloseTo(got[1], y, 1e-6));
+  // Shared, not copied: a parameter change shows in the extractor.
+  EXPECT_EQ(both.collect_params().get("output.bias"), net->collect_params().get("output.bias"));
+  EXPECT_EQ(both.collect_params().size(), net->collect_params().size());
+}
+
 }  // namespace
 }  // namespace mxnet::gluon::model_zoo::vision

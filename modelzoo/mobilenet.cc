@@ -92,6 +92,7 @@ MobileNetV2::MobileNetV2(double multiplier, int64_t classes) {
 NDArray MobileNetV2::forward(const NDArray& x) { return (*output)((*features)(x)); }
 
 std::shared_ptr<HybridBlock> get_mobilenet(double multiplier, const ModelOptions& options) {
+  internal::CheckArchOptions(options, StrCat("mobilenet", VersionSuffix(multiplier)), {});
   auto net = std::make_shared<MobileNet>(multiplier, options.classes);
   if (options.pretrained)
     internal::LoadPretrained(*net, StrCat("mobilenet", VersionSuffix(multiplier)), options);
@@ -99,6 +100,7 @@ std::shared_ptr<HybridBlock> get_mobilenet(double multiplier, const ModelOptions
 }
 
 std::shared_ptr<HybridBlock> get_mobilenet_v2(double multiplier, const ModelOptions& options) {
+  internal::CheckArchOptions(options, StrCat("mobilenetv2_", VersionSuffix(multiplier)), {});
   auto net = std::make_shared<MobileNetV2>(multiplier, options.classes);
   if (options.pretrained)
     internal::LoadPretrained(*net, StrCat("mobilenetv2_", VersionSuffix(multiplier)), options);

@@ -202,6 +202,8 @@ std::shared_ptr<HybridBlock> get_resnet(int version, int num_layers, const Model
              ". Options are 18, 34, 50, 101, 152");
   MX_REQUIRE(version == 1 || version == 2, absl::StatusCode::kInvalidArgument,
              "Invalid resnet version: ", version, ". Options are 1 and 2.");
+  internal::CheckArchOptions(options, StrCat("resnet", num_layers, "_v", version), {"thumbnail"});
+  thumbnail = thumbnail || options.thumbnail.value_or(false);
   std::shared_ptr<HybridBlock> net;
   if (version == 1) {
     auto block = spec->bottleneck ? residual_block<BottleneckV1>() : residual_block<BasicBlockV1>();

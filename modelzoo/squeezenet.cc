@@ -75,6 +75,7 @@ NDArray SqueezeNet::forward(const NDArray& x) { return (*output)((*features)(x))
 
 std::shared_ptr<HybridBlock> get_squeezenet(const std::string& version,
                                             const ModelOptions& options) {
+  internal::CheckArchOptions(options, StrCat("squeezenet", version), {});
   auto net = std::make_shared<SqueezeNet>(version, options.classes);
   if (options.pretrained) internal::LoadPretrained(*net, StrCat("squeezenet", version), options);
   return net;

@@ -3,6 +3,8 @@
 // parameter shapes, parameter counts and output shapes at the canonical input size. Shape
 // inference only: nothing is allocated.
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <set>
 
 #include "modelzoo/testing/test_util.h"
@@ -110,6 +112,73 @@ TEST(Factories, EquivalentSpellings) {
   EXPECT_EQ(names(inception_v3()), names(get_model("inceptionv3")));
   EXPECT_EQ(names(squeezenet1_0()), names(get_squeezenet("1.0")));
   EXPECT_EQ(names(alexnet()), names(std::make_shared<AlexNet>()));
+}
+
+// The factories' keyword arguments (ModelOptions' architecture options: thumbnail, batch_norm,
+// bn_size, dropout) vs real MXNet 1.9.1 (testdata/kwargs.json from
+// tools/conformance/gen_modelzoo_kwargs_refs.py): parameter names and shapes, output shape and
+// Dropout blocks of the tree, or an error where MXNet's class does not take the argument.
+TEST(Factories, KeywordArgumentsMatchMxnet) {
+  using Factory = std::function<std::shared_ptr<HybridBlock>(const ModelOptions&)>;
+  const std::map<std::string, Factory> factories = {
+      {"resnet18_v1", resnet18_v1},   {"resnet50_v2", resnet50_v2},
+      {"densenet121", densenet121},   {"vgg11", vgg11},
+      {"vgg16_bn", vgg16_bn},         {"alexnet", alexnet},
+      {"mobilenet1_0", mobilenet1_0}, {"squeezenet1_0", squeezenet1_0},
+      {"inception_v3", inception_v3}};
+  nlohmann::json cases = ReadJson("modelzoo/testdata/kwargs.json");
+  ASSERT_EQ(cases.size(), 15u);
+  for (const auto& c : cases) {
+    const std::string fn = c["function"].get<std::string>();
+    const nlohmann::json& kw = c["kwargs"];
+    SCOPED_TRACE(fn + " " + kw.dump());
+    ModelOptions o;
+    std::string arch_option;
+    for (auto it = kw.begin(); it != kw.end(); ++it) {
+      if (it.key() == "classes") {
+        o.classes = it.value().get<int64_t>();
+        continue;
+      }
+      arch_option = it.key();
+      if (it.key() == "thumbnail") o.thumbnail = it.value().get<bool>();
+      if (it.key() == "batch_norm") o.batch_norm = it.value().get<bool>();
+      if (it.key() == "bn_size") o.bn_size = it.value().get<int64_t>();
+      if (it.key() == "dropout") o.dropout = it.value().get<double>();
+    }
+    auto build = [&] {
+      if (fn.rfind("get_model:", 0) == 0) return get_model(fn.substr(10), o);
+      return factories.at(fn)(o);
+    };
+    if (c.contains("error")) {
+      try {
+        build();
+        ADD_FAILURE() << "no error; MXNet raises " << c["error"];
+      } catch (const Error& e) {
+        EXPECT_EQ(e.code(), absl::StatusCode::kInvalidArgument);
+        EXPECT_NE(std::string(e.what()).find("unexpected option '" + arch_option + "'"),
+                  std::string::npos)
+            << e.what();
+      }
+      continue;
+    }
+    auto net = build();
+    EXPECT_EQ(InferShapes(*net, ShapeFromJson(c["input"])), ShapeFromJson(c["output_shape"]));
+    ParameterDict params = net->collect_params();
+    const auto& expected = c["params"];
+    ASSERT_EQ(params.size(), expected.size());
+    size_t i = 0;
+    for (const auto& [pname, p] : params) {
+      EXPECT_EQ(pname, expected[i][0].get<std::string>()) << "parameter #" << i;
+      EXPECT_EQ(p->shape(), ShapeFromJson(expected[i][1])) << pname;
+      ++i;
+    }
+    std::string tree = net->ToString();
+    int dropouts = 0;
+    for (size_t pos = tree.find("Dropout("); pos != std::string::npos;
+         pos = tree.find("Dropout(", pos + 1))
+      ++dropouts;
+    EXPECT_EQ(dropouts, c["dropouts"].get<int>());
+  }
 }
 
 TEST(ResNet, ThumbnailStem) {

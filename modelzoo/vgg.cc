@@ -58,6 +58,8 @@ std::shared_ptr<HybridBlock> get_vgg(int num_layers, const ModelOptions& options
       MX_THROW(absl::StatusCode::kInvalidArgument, "Invalid number of layers: ", num_layers,
                ". Options are 11, 13, 16, 19");
   }
+  internal::CheckArchOptions(options, StrCat("vgg", num_layers), {"batch_norm"});
+  batch_norm = batch_norm || options.batch_norm.value_or(false);
   auto net = std::make_shared<VGG>(layers, std::vector<int64_t>{64, 128, 256, 512, 512},
                                    options.classes, batch_norm);
   if (options.pretrained)
