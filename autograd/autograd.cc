@@ -11,6 +11,7 @@
 
 #include "autograd/grad_hooks.h"
 #include "ndarray/grad.h"
+#include "ndarray/sparse.h"
 
 namespace mxnet::autograd {
 namespace {
@@ -186,6 +187,9 @@ GradMap RunBackward(const std::vector<NDArray>& heads, const std::vector<NDArray
     auto it = grads.find(k);
     if (it == grads.end()) {
       grads.emplace(k, g);
+    } else if (it->second.stype() == StorageType::kRowSparse &&
+               g.stype() == StorageType::kRowSparse && !create_graph) {
+      it->second = RowSparseAdd(it->second, g);  // row_sparse gradients stay row_sparse
     } else {
       const Op& add = OpRegistry::Get("elemwise_add");
       it->second = Invoke(add, OpAttrs::Parse(add, {}), std::vector<NDArray>{it->second, g})[0];
@@ -365,6 +369,10 @@ NDArray WriteLeafGrad(Node* n, const GradMap& grads) {
     // Reachable from the heads but no gradient flows (e.g. through BlockGrad): like MXNet,
     // grad_req write stores zeros, add keeps the sum; both count as written.
     if (req == GradReq::kWrite) buf.Fill(0.0);
+  } else if (req == GradReq::kAdd && buf.stype() == StorageType::kRowSparse) {
+    // A row_sparse buffer keeps the union of its rows and the new ones (MXNet's add).
+    RowSparseAdd(buf, g->second.astype(buf.dtype(), false).tostype(StorageType::kRowSparse))
+        .copyto(buf);
   } else if (req == GradReq::kAdd) {
     const Op& add = OpRegistry::Get("elemwise_add");
     NDArray sum = Invoke(add, OpAttrs::Parse(add, {}),

@@ -6,6 +6,7 @@
 #include "base/strings.h"
 #include "ndarray/io.h"
 #include "ndarray/op.h"
+#include "ndarray/sparse.h"
 
 namespace mxnet::gluon {
 
@@ -18,7 +19,12 @@ Parameter::Parameter(std::string name, ParameterOptions o)
       lr_mult_(o.lr_mult),
       wd_mult_(o.wd_mult),
       allow_deferred_init_(o.allow_deferred_init),
-      differentiable_(o.differentiable) {}
+      differentiable_(o.differentiable),
+      grad_stype_(o.grad_stype) {
+  if (grad_stype_ == StorageType::kCSR)
+    MX_THROW(absl::StatusCode::kInvalidArgument, "Parameter '", name_,
+             "': grad_stype 'csr' is not supported (use 'default' or 'row_sparse')");
+}
 
 void Parameter::set_shape(const Shape& shape) {
   Shape merged = shape_;
@@ -50,7 +56,7 @@ void Parameter::AllocateGrads() {
   grad_.clear();
   for (auto& d : data_) {
     if (grad_req_ == GradReq::kNull) continue;
-    d.attach_grad(grad_req_);
+    attach_grad(d, grad_req_, grad_stype_);  // ndarray/sparse.h: dense or row_sparse buffer
     grad_.push_back(d.grad());
   }
 }

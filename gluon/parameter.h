@@ -23,6 +23,9 @@ struct ParameterOptions {
   double lr_mult = 1.0, wd_mult = 1.0;
   bool allow_deferred_init = true;
   bool differentiable = true;  // false: grad_req is forced to null
+  // Storage of the gradient buffers (Gluon's Parameter(grad_stype=...)): kDefault, or
+  // kRowSparse for ops with row_sparse gradients (Embedding with sparse_grad). csr: error.
+  StorageType grad_stype = StorageType::kDefault;
 };
 
 class Parameter {
@@ -47,6 +50,7 @@ class Parameter {
   void set_init(InitializerPtr init) { init_ = std::move(init); }
   bool allow_deferred_init() const { return allow_deferred_init_; }
   bool differentiable() const { return differentiable_; }
+  StorageType grad_stype() const { return grad_stype_; }
 
   // Allocates and fills one copy per device (default: cpu()). The parameter's own init wins,
   // then `init`, then `default_init` (Uniform(0.07) when null). If the shape is not known yet
@@ -97,6 +101,7 @@ class Parameter {
   GradReq grad_req_;
   double lr_mult_, wd_mult_;
   bool allow_deferred_init_, differentiable_;
+  StorageType grad_stype_ = StorageType::kDefault;
   std::vector<NDArray> data_, grad_;
   struct Deferred {
     InitializerPtr init, default_init;

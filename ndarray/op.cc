@@ -420,9 +420,12 @@ std::vector<NDArray> DensifyInputs(const Op& op, const OpAttrs& attrs,
 }
 
 // Runs the op's storage kernel when it takes these input storage types; nullopt otherwise.
+// `given` (InvokeInto's outputs, or empty): a dense output is written in place when the kernel
+// makes it dense (a lazy optimizer update touches only its rows of the weight).
 std::optional<NDArrayVec> TryStorageKernel(const Op& op, const OpAttrs& attrs,
                                            std::span<const NDArray> inputs, Device dev,
-                                           const DispatchState& st) {
+                                           const DispatchState& st,
+                                           std::span<const NDArray> given = {}) {
   if (!op.infer_storage_type || dev.type != DeviceType::kCPU) return std::nullopt;
   absl::InlinedVector<StorageType, 4> in_st, out_st(op.NumOutputs(attrs), StorageType::kDefault);
   for (const NDArray& x : inputs) in_st.push_back(x.stype());
@@ -432,7 +435,10 @@ std::optional<NDArrayVec> TryStorageKernel(const Op& op, const OpAttrs& attrs,
   InferOutputsFromData(op, attrs, inputs, &out_s, &out_t);
   NDArrayVec outs;
   for (size_t i = 0; i < out_s.size(); ++i) {
-    if (out_st[i] == StorageType::kDefault)
+    if (out_st[i] == StorageType::kDefault && i < given.size() && !given[i].is_sparse() &&
+        given[i].shape() == out_s[i] && static_cast<int>(given[i].dtype()) == out_t[i])
+      outs.push_back(given[i]);
+    else if (out_st[i] == StorageType::kDefault)
       outs.emplace_back(out_s[i], dev, static_cast<DType>(out_t[i]));
     else
       outs.push_back(EmptySparse(out_st[i], out_s[i], dev, static_cast<DType>(out_t[i])));
@@ -553,10 +559,12 @@ void InvokeInto(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inp
   Device dev = outputs.empty() ? cpu() : outputs[0].device();
   OpContext ctx{st.is_training, st.is_recording, dev};
   if (AnySparse(inputs) || AnySparse(outputs)) {
-    // Storage types: the op's storage kernel into fresh outputs copied over (MXNet's CopyFromTo
-    // casts storage), else the fallback: dense inputs, dense temporaries for sparse outputs.
-    if (std::optional<NDArrayVec> r = TryStorageKernel(op, attrs, inputs, dev, st)) {
-      for (size_t i = 0; i < outputs.size(); ++i) (*r)[i].copyto(outputs[i]);
+    // Storage types: the op's storage kernel, into the dense outputs directly and into fresh
+    // sparse ones copied over (MXNet's CopyFromTo casts storage), else the fallback: dense
+    // inputs, dense temporaries for sparse outputs.
+    if (std::optional<NDArrayVec> r = TryStorageKernel(op, attrs, inputs, dev, st, outputs)) {
+      for (size_t i = 0; i < outputs.size(); ++i)
+        if (!(*r)[i].is_same(outputs[i])) (*r)[i].copyto(outputs[i]);
     } else {
       std::vector<NDArray> dense_in = AnySparse(inputs)
                                           ? DensifyInputs(op, attrs, inputs)

@@ -361,6 +361,52 @@ NDArray SparseAsType(const NDArray& x, DType t) {
   return MakeSparse(s.stype, x.shape(), s.data.astype(t), std::move(aux));
 }
 
+void attach_grad(const NDArray& x, GradReq req, StorageType stype) {
+  if (stype == StorageType::kDefault) return x.attach_grad(req);
+  if (stype != StorageType::kRowSparse)
+    MX_THROW(absl::StatusCode::kInvalidArgument, "attach_grad: gradient storage type '",
+             StorageTypeName(stype), "' is not supported (use 'default' or 'row_sparse')");
+  if (x.is_none() || x.ndim() < 1)
+    MX_THROW(absl::StatusCode::kInvalidArgument,
+             "attach_grad: a row_sparse gradient needs an array of at least 1 dimension");
+  NDArray g = EmptySparse(StorageType::kRowSparse, x.shape(), x.device(), x.dtype());
+  x.set_grad_buffer(g, req);
+  x.set_hook_state(NDArray::HookSlot::kAutograd, nullptr);  // a fresh variable: no history
+}
+
+NDArray RowSparseAdd(const NDArray& a, const NDArray& b) {
+  if (a.stype() != StorageType::kRowSparse || b.stype() != StorageType::kRowSparse)
+    MX_THROW(absl::StatusCode::kInvalidArgument,
+             "RowSparseAdd: expected two row_sparse arrays, got ", StorageTypeName(a.stype()),
+             " and ", StorageTypeName(b.stype()));
+  if (a.shape() != b.shape() || a.dtype() != b.dtype())
+    MX_THROW(absl::StatusCode::kInvalidArgument, "RowSparseAdd: ", a.shape().ToString(), " ",
+             DTypeName(a.dtype()), " and ", b.shape().ToString(), " ", DTypeName(b.dtype()),
+             " differ");
+  const std::vector<int64_t> ia = a.indices().ToVector<int64_t>(),
+                             ib = b.indices().ToVector<int64_t>();
+  const std::vector<double> va = a.data().ToVector<double>(), vb = b.data().ToVector<double>();
+  const int64_t row = a.shape().ProdRange(1, a.ndim());
+  // Merge of two ascending lists; each sum is exact in double and rounded once to the dtype
+  // (the dtype's own correctly rounded addition for float16/32).
+  std::vector<int64_t> idx;
+  std::vector<double> val;
+  size_t p = 0, q = 0;
+  while (p < ia.size() || q < ib.size()) {
+    const bool take_a = q == ib.size() || (p < ia.size() && ia[p] <= ib[q]);
+    const bool take_b = p == ia.size() || (q < ib.size() && ib[q] <= ia[p]);
+    idx.push_back(take_a ? ia[p] : ib[q]);
+    for (int64_t j = 0; j < row; ++j)
+      val.push_back((take_a ? va[p * row + j] : 0.0) + (take_b ? vb[q * row + j] : 0.0));
+    p += take_a;
+    q += take_b;
+  }
+  const int64_t k = static_cast<int64_t>(idx.size());
+  return MakeSparse(StorageType::kRowSparse, a.shape(),
+                    NDArray::FromVector(val, RowShape(a.shape(), k), a.device(), a.dtype()),
+                    {I64(idx, a.device())});
+}
+
 NDArray SparseShare(const NDArray& x) {
   const auto& i = *NDArrayAccess::impl(x);
   auto v = NDArrayAccess::New();

@@ -54,6 +54,17 @@ NDArray sparse_zeros(StorageType stype, const Shape& shape, Device device = cpu(
 // a 0-d one.
 NDArray CastStorage(const NDArray& x, StorageType to);
 
+// attach_grad with a gradient buffer of storage `stype` (MXNet's NDArray.attach_grad(grad_req,
+// stype)): kDefault is x.attach_grad(req); kRowSparse gives an empty row_sparse buffer that
+// backward fills with the rows receiving gradient (Embedding with sparse_grad: the looked-up
+// rows; a dense gradient is stored as its non-zero rows). kCSR: kInvalidArgument.
+void attach_grad(const NDArray& x, GradReq req, StorageType stype);
+
+// a + b of two row_sparse arrays of one shape and dtype (float): row_sparse storing the union of
+// their rows, ascending (MXNet's elemwise_add on row_sparse pairs; autograd's accumulation of
+// row_sparse gradients). Errors: kInvalidArgument for other storage types, shapes or dtypes.
+NDArray RowSparseAdd(const NDArray& a, const NDArray& b);
+
 // ---- For storage kernels (Op::set_storage_kernel). ----
 // The all-zero sparse array (nnz 0) Invoke hands a storage kernel as a sparse output, for the
 // kernel to fill with SetSparseParts (= sparse_zeros for sparse stypes).

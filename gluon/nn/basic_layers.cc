@@ -221,17 +221,23 @@ std::string InstanceNorm::repr_args() const {
                 ", scale=", PyBool(scale_), ", in_channels=", KnownDim0(*gamma));
 }
 
-Embedding::Embedding(int64_t input_dim, int64_t output_dim, DType dtype, InitializerPtr winit)
+Embedding::Embedding(int64_t input_dim, int64_t output_dim, DType dtype, InitializerPtr winit,
+                     bool sparse_grad)
     : input_dim_(input_dim), output_dim_(output_dim) {
   if (input_dim <= 0 || output_dim <= 0)
     MX_THROW(absl::StatusCode::kInvalidArgument,
              "Embedding: input_dim and output_dim must be positive, got ", input_dim, " and ",
              output_dim);
-  op_ = internal::OpCall("Embedding", {{"input_dim", StrCat(input_dim)},
-                                       {"output_dim", StrCat(output_dim)},
-                                       {"dtype", std::string(DTypeName(dtype))}});
+  AttrDict attrs{{"input_dim", StrCat(input_dim)},
+                 {"output_dim", StrCat(output_dim)},
+                 {"dtype", std::string(DTypeName(dtype))}};
+  if (sparse_grad) attrs["sparse_grad"] = "True";
+  op_ = internal::OpCall("Embedding", attrs);
   weight = register_parameter(
-      "weight", {.shape = Shape{input_dim, output_dim}, .dtype = dtype, .init = winit});
+      "weight", {.shape = Shape{input_dim, output_dim},
+                 .dtype = dtype,
+                 .init = winit,
+                 .grad_stype = sparse_grad ? StorageType::kRowSparse : StorageType::kDefault});
 }
 NDArray Embedding::forward(const NDArray& x) { return op_({x, weight->data(x.device())}); }
 std::string Embedding::repr_args() const {

@@ -206,11 +206,12 @@ class InstanceNorm : public HybridBlock {
 };
 
 // Maps integer indices to dense vectors (nn.Embedding): x (...) -> (..., output_dim);
-// weight (input_dim, output_dim).
+// weight (input_dim, output_dim). sparse_grad (MXNet's option, default false): the weight's
+// gradient is row_sparse (only the looked-up rows; the weight Parameter's grad_stype).
 class Embedding : public HybridBlock {
  public:
   Embedding(int64_t input_dim, int64_t output_dim, DType dtype = DType::kFloat32,
-            InitializerPtr weight_initializer = nullptr);
+            InitializerPtr weight_initializer = nullptr, bool sparse_grad = false);
   NDArray forward(const NDArray& x) override;
   std::string class_name() const override { return "Embedding"; }
   ParameterPtr weight;

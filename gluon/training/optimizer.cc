@@ -194,6 +194,11 @@ void Optimizer::update_multi_precision(int index, const NDArray& weight, const N
   CheckArgs(index, weight, grad, state);
   current_device_ = weight.device();
   const NDArray none;
+  if (grad.is_sparse() && !(spec_->row_sparse_grad && state.weight32.is_none())) {
+    // Dense update of the densified gradient (MXNet's storage fallback).
+    update_multi_precision(index, weight, grad.tostype(StorageType::kDefault), state);
+    return;
+  }
   if (state.weight32.is_none()) {
     UpdateCount(index);
     spec_->step(Step{*this, index, weight, grad, state.arrays, none});

@@ -123,6 +123,9 @@ struct OptimizerSpec {
   // Whether step handles multi-precision weights itself (through mp_* kernels).
   bool fused_multi_precision = false;
   std::vector<std::string> ops;  // the update ops step calls (registry names)
+  // Whether step takes row_sparse gradients (lazy updates: sgd, adam, adagrad); other specs get
+  // the gradient densified.
+  bool row_sparse_grad = false;
   std::vector<std::pair<std::string, double>> extra_state;  // optimizer-wide state, initial values
   void (*step)(const Step& s) = nullptr;
 };

@@ -10,6 +10,7 @@
 #include "gluon/training/optimizer.h"
 #include "ndarray/kernel_util.h"
 #include "ndarray/ops/optim_api.h"
+#include "ndarray/ops/optim_sparse.h"
 
 namespace mxnet::gluon::optimizer {
 namespace {
@@ -43,8 +44,11 @@ template <typename MomOptions, typename MomFn, typename MpMomFn>
 void MomentumStep(const Step& s, MomFn mom_update, MpMomFn mp_mom_update) {
   const float lr = F(s.lr()), wd = F(s.wd()), rg = F(s.rescale_grad()), clip = s.fused_clip();
   const NDArray& m = s.state.at(0);
+  // lazy_update (sgd only; NAG's updates are dense): a row_sparse grad then updates its rows.
+  const bool lazy = s.opt.name() == "sgd" && s.h("lazy_update") != 0.0;
   if (m.is_none()) {
-    nd::SGDOptions o{.lr = lr, .wd = wd, .rescale_grad = rg, .clip_gradient = clip};
+    nd::SGDOptions o{
+        .lr = lr, .wd = wd, .rescale_grad = rg, .clip_gradient = clip, .lazy_update = lazy};
     if (s.weight32.is_none())
       nd::sgd_update(s.weight, s.grad, o, s.weight);
     else
@@ -53,6 +57,7 @@ void MomentumStep(const Step& s, MomFn mom_update, MpMomFn mp_mom_update) {
   }
   MomOptions o{
       .lr = lr, .momentum = Momentum(s), .wd = wd, .rescale_grad = rg, .clip_gradient = clip};
+  if constexpr (requires { o.lazy_update; }) o.lazy_update = lazy;
   if (s.weight32.is_none())
     mom_update(s.weight, s.grad, m, o, s.weight);
   else
@@ -113,16 +118,17 @@ void ComposedUpdate(const char* who, const Step& s, double lr, double wd, Prep p
 // ---- The specs. ----
 
 // "sgd": SGD with momentum (MXNet's formulation: mom = momentum*mom - lr*(rescaled grad +
-// wd*w); w += mom). momentum (0.0), lazy_update (True; accepted, no effect on dense arrays).
-// [mom] (none when momentum == 0).
+// wd*w); w += mom). momentum (0.0), lazy_update (True: a row_sparse gradient updates only its
+// rows, weight decay and momentum included; False: the dense update). [mom] (none when
+// momentum == 0).
 OptimizerSpec SGDSpec() {
   return {.name = "sgd",
-          .hyper = {{"momentum", 0.0}},
-          .ignored = {"lazy_update"},
+          .hyper = {{"momentum", 0.0}, {"lazy_update", true}},
           .states = {"mom"},
           .create_states = MomentumState,
           .fused_multi_precision = true,
           .ops = {"sgd_update", "sgd_mom_update", "mp_sgd_update", "mp_sgd_mom_update"},
+          .row_sparse_grad = true,
           .step = [](const Step& s) {
             MomentumStep<nd::SGDMomOptions>(s, nd::sgd_mom_update, nd::mp_sgd_mom_update);
           }};
@@ -144,14 +150,15 @@ OptimizerSpec NAGSpec() {
 
 // "adam": lr_t = lr * sqrt(1 - beta2^t) / (1 - beta1^t), then adam_update (wd added to the
 // gradient). learning_rate (0.001), beta1 (0.9), beta2 (0.999), epsilon (1e-8), lazy_update
-// (True; no effect). [mean, var].
+// (True: a row_sparse gradient updates only its rows and their mean/var; False: the dense
+// update). [mean, var].
 OptimizerSpec AdamSpec() {
   return {.name = "adam",
           .default_lr = 0.001,
-          .hyper = {{"beta1", 0.9}, {"beta2", 0.999}, {"epsilon", 1e-8}},
-          .ignored = {"lazy_update"},
+          .hyper = {{"beta1", 0.9}, {"beta2", 0.999}, {"epsilon", 1e-8}, {"lazy_update", true}},
           .states = {"mean", "var"},
           .ops = {"adam_update"},
+          .row_sparse_grad = true,
           .step = [](const Step& s) {
             double lr = s.lr(), wd = s.wd();
             const double t = static_cast<double>(s.t()), b1 = s.h("beta1"), b2 = s.h("beta2");
@@ -164,7 +171,8 @@ OptimizerSpec AdamSpec() {
                              .epsilon = F(s.h("epsilon")),
                              .wd = F(wd),
                              .rescale_grad = F(s.rescale_grad()),
-                             .clip_gradient = s.fused_clip()},
+                             .clip_gradient = s.fused_clip(),
+                             .lazy_update = s.h("lazy_update") != 0.0},
                             s.weight);
           }};
 }
@@ -260,26 +268,42 @@ OptimizerSpec RMSPropSpec() {
 }
 
 // "adagrad": g = clip(rescale_grad*grad); history += g^2;
-// w -= lr * (g / sqrt(history + eps) + wd*w). eps (1e-7). [history].
+// w -= lr * (g / sqrt(history + eps) + wd*w). eps (1e-7). [history]. A row_sparse gradient
+// goes to _sparse_adagrad_update (only its rows change) when wd is 0; with wd != 0 (which MXNet
+// refuses) the dense update of the densified gradient.
 OptimizerSpec AdaGradSpec() {
   return {.name = "adagrad",
           .hyper = {{"eps", 1e-7}},
           .states = {"history"},
+          .ops = {"_sparse_adagrad_update"},
+          .row_sparse_grad = true,
           .step = [](const Step& s) {
             const double lr = s.lr(), wd = s.wd(), eps_h = s.h("eps");
-            ComposedUpdate("adagrad", s, lr, wd, [&]<typename T>(T* w, const T* g, T** st, auto k) {
-              using A = AccType<T>;
-              const A eps = static_cast<A>(eps_h);
-              T* hist = st[0];
-              return [=](int64_t i) {
-                A gi = k.Clip(A(g[i]) * k.rg);
-                A h = A(hist[i]) + gi * gi;
-                hist[i] = static_cast<T>(h);
-                A div = gi / std::sqrt(A(hist[i]) + eps);
-                A wi = A(w[i]);
-                w[i] = static_cast<T>(wi + (div + wi * k.wd) * -k.lr);
-              };
-            });
+            if (s.grad.is_sparse() && wd == 0.0) {
+              nd::sparse_adagrad_update(s.weight, s.grad, s.state.at(0),
+                                        {.lr = F(lr),
+                                         .epsilon = F(eps_h),
+                                         .rescale_grad = F(s.rescale_grad()),
+                                         .clip_gradient = s.fused_clip()},
+                                        s.weight);
+              return;
+            }
+            const NDArray dense =
+                s.grad.is_sparse() ? s.grad.tostype(StorageType::kDefault) : s.grad;
+            ComposedUpdate("adagrad", Step{s.opt, s.index, s.weight, dense, s.state, s.weight32},
+                           lr, wd, [&]<typename T>(T* w, const T* g, T** st, auto k) {
+                             using A = AccType<T>;
+                             const A eps = static_cast<A>(eps_h);
+                             T* hist = st[0];
+                             return [=](int64_t i) {
+                               A gi = k.Clip(A(g[i]) * k.rg);
+                               A h = A(hist[i]) + gi * gi;
+                               hist[i] = static_cast<T>(h);
+                               A div = gi / std::sqrt(A(hist[i]) + eps);
+                               A wi = A(w[i]);
+                               w[i] = static_cast<T>(wi + (div + wi * k.wd) * -k.lr);
+                             };
+                           });
           }};
 }
 

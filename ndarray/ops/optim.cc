@@ -27,6 +27,7 @@
 #include "ndarray/kernel_util.h"
 #include "ndarray/ops/basic_util.h"
 #include "ndarray/ops/optim_api.h"
+#include "ndarray/ops/optim_sparse.h"
 #include "ndarray/ops/optim_util.h"
 
 // The element loops carry `omp simd`: they are elementwise (out may alias weight only at the
@@ -110,7 +111,8 @@ MX_OPTIM_OP(sgd_update, {In("weight"), In("grad")})
         "SGD update: weight = (1 - lr*wd)*weight - lr*clip(rescale_grad*grad, clip_gradient).")
     .add_alias("_sparse_sgd_update")
     .set_params<SGDParam>()
-    .set_kernel({DeviceType::kCPU, Backend::kReference}, SGDKernel);
+    .set_kernel({DeviceType::kCPU, Backend::kReference}, SGDKernel)
+    .set_storage_kernel(SGDLazyStorage, SGDLazyKernel);  // lazy_update (optim_sparse.cc)
 
 // ---- sgd_mom_update ----
 void SGDMomKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
@@ -144,7 +146,8 @@ MX_OPTIM_OP(sgd_mom_update, {In("weight"), In("grad"), State("mom")})
         "weight += mom.")
     .add_alias("_sparse_sgd_mom_update")
     .set_params<SGDMomParam>()
-    .set_kernel({DeviceType::kCPU, Backend::kReference}, SGDMomKernel);
+    .set_kernel({DeviceType::kCPU, Backend::kReference}, SGDMomKernel)
+    .set_storage_kernel(SGDMomLazyStorage, SGDMomLazyKernel);  // lazy_update (optim_sparse.cc)
 
 // ---- mp_sgd_update / mp_sgd_mom_update (float32 master weight and momentum) ----
 void MPSGDKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
@@ -310,7 +313,8 @@ MX_OPTIM_OP(adam_update, {In("weight"), In("grad"), State("mean"), State("var")}
         "(folded into lr).")
     .add_alias("_sparse_adam_update")
     .set_params<AdamParam>()
-    .set_kernel({DeviceType::kCPU, Backend::kReference}, AdamKernel);
+    .set_kernel({DeviceType::kCPU, Backend::kReference}, AdamKernel)
+    .set_storage_kernel(AdamLazyStorage, AdamLazyKernel);  // lazy_update (optim_sparse.cc)
 
 // ---- _adamw_update / _mp_adamw_update (rescale_grad is a one-element float32 input) ----
 // Returns false (and copies weight to out if distinct) when the update must be skipped.

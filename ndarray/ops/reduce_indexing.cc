@@ -218,9 +218,12 @@ MX_REGISTER_OP(Embedding)
                       std::max<int64_t>(1, 65536 / std::max<int64_t>(1, w[1])));
                 })
     .set_gradient(
-        [](GradBuilder& b, const OpAttrs&, GV in, GV, GV og) {
-          // Weight: scatter-add of og rows (dense; sparse_grad only changes MXNet's storage type).
-          // Data: no gradient (MXNet refuses one).
+        [](GradBuilder& b, const OpAttrs& attrs, GV in, GV, GV og) {
+          // Weight: scatter-add of og rows; with sparse_grad row_sparse (the looked-up rows,
+          // _backward_SparseEmbedding in reduce_sparse.cc). Data: no gradient (MXNet refuses one).
+          const auto& e = attrs.get<EmbeddingParam>();
+          if (e.sparse_grad)
+            return Grads{GradValue{}, b.CallP("_backward_SparseEmbedding", {og[0], in[0]}, e)};
           TakeParam p;
           p.axis = 0;
           p.mode = "clip";

@@ -247,7 +247,7 @@ struct EmbeddingParam {
         .describe("Data type of weight.")
         .choices({"bfloat16", "float16", "float32", "float64", "int32", "int64", "int8", "uint8"});
     d.field("sparse_grad", &EmbeddingParam::sparse_grad)
-        .describe("Row-sparse weight gradient in MXNet; accepted here, the gradient is dense.");
+        .describe("The weight gradient is row_sparse (the looked-up rows) instead of dense.");
   }
   std::string Validate() const {
     if (input_dim < 1) return StrCat("input_dim=", input_dim, " must be >= 1");

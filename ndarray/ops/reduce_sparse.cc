@@ -2,6 +2,8 @@
 //   dot with a csr lhs (tensor/dot-inl.h)   storage kernel attached to dot in reduce_dot.cc
 //   _sparse_retain (tensor/sparse_retain.cc) the rows of a row_sparse array listed in indices
 //   _contrib_getnnz (contrib/nnz.cc)         stored-value count of a csr array (all, or per row)
+//   _backward_SparseEmbedding (indexing_op)  Embedding's weight gradient when sparse_grad=True:
+//                                            row_sparse, the looked-up rows (repeats summed)
 // Deliberate differences from MXNet:
 //  - _sparse_retain sorts and deduplicates `indices` and refuses ones outside [0, rows) (MXNet
 //    copies them as given, making an unsorted or out-of-range row_sparse array); a dense `data`
@@ -11,9 +13,12 @@
 #include "ndarray/ops/reduce_sparse.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <optional>
 
 #include "ndarray/grad.h"
+#include "ndarray/kernel_util.h"
 #include "ndarray/ops/reduce_params.h"
 #include "ndarray/sparse.h"
 
@@ -174,6 +179,102 @@ MX_REGISTER_OP(_sparse_retain)
           return std::vector<GradValue>{b.Call("_sparse_retain", {og[0], in[1]}), GradValue()};
         },
         true, false);
+
+// ---- _backward_SparseEmbedding ----
+// The weight gradient of Embedding(sparse_grad=True): for each distinct (clipped) index r of
+// data, in ascending order, the sum of the ograd rows looked up at r, summed in the order they
+// occur (float16/bfloat16 in float32). Calls out(rows, values) with the ascending rows and the
+// (k, output_dim) sums in the ograd's dtype as raw bytes.
+template <typename Out>
+void EmbeddingGradRows(const OpAttrs& attrs, std::span<const NDArray> in, Out out) {
+  const auto& p = attrs.get<EmbeddingParam>();
+  const NDArray& og = in[0];
+  const int64_t n = p.input_dim, dim = p.output_dim;
+  std::vector<double> idx = in[1].ToVector<double>();
+  if (og.size() != static_cast<int64_t>(idx.size()) * dim)
+    MX_THROW(absl::StatusCode::kInvalidArgument, "_backward_SparseEmbedding: ograd ",
+             og.shape().ToString(), " does not hold ", idx.size(), " rows of ", dim);
+  std::vector<int64_t> rows(idx.size());
+  for (size_t j = 0; j < idx.size(); ++j) {  // truncated, clipped like Embedding's lookup
+    double v = std::isnan(idx[j]) ? 0.0 : std::trunc(idx[j]);
+    rows[j] = v < 0 ? 0 : v >= static_cast<double>(n) ? n - 1 : static_cast<int64_t>(v);
+  }
+  std::vector<int64_t> uniq = rows;
+  std::sort(uniq.begin(), uniq.end());
+  uniq.erase(std::unique(uniq.begin(), uniq.end()), uniq.end());
+  std::vector<char> bytes(uniq.size() * static_cast<size_t>(dim) * DTypeSize(og.dtype()));
+  MX_FLOAT_TYPE_SWITCH(og.dtype(), T, "_backward_SparseEmbedding", {
+    using A = AccType<T>;
+    std::vector<A> acc(uniq.size() * static_cast<size_t>(dim), A(0));
+    const T* g = static_cast<const T*>(og.data_ptr());
+    for (size_t j = 0; j < rows.size(); ++j) {
+      const int64_t k = std::lower_bound(uniq.begin(), uniq.end(), rows[j]) - uniq.begin();
+      A* d = acc.data() + k * dim;
+      const T* s = g + static_cast<int64_t>(j) * dim;
+      for (int64_t c = 0; c < dim; ++c) d[c] += A(s[c]);
+    }
+    T* o = reinterpret_cast<T*>(bytes.data());
+    for (size_t i = 0; i < acc.size(); ++i) o[i] = static_cast<T>(acc[i]);
+  });
+  out(uniq, bytes);
+}
+
+void EmbeddingGradShape(const OpAttrs& attrs, ShapeVec* in, ShapeVec* out) {
+  const auto& p = attrs.get<EmbeddingParam>();
+  MergeShape(&(*out)[0], Shape{p.input_dim, p.output_dim}, "_backward_SparseEmbedding: output");
+  const Shape& d = (*in)[1];
+  if (!d.ndim_known()) return;
+  Shape o = d;
+  o.push_back(p.output_dim);
+  MergeShape(&(*in)[0], o, "_backward_SparseEmbedding: ograd");
+}
+
+MX_REGISTER_OP(_backward_SparseEmbedding)
+    .describe(
+        "Weight gradient of Embedding with sparse_grad=True: (input_dim, output_dim), "
+        "row_sparse storing the distinct looked-up rows (indices clipped to [0, input_dim-1]) "
+        "with the ograd rows summed over repeats. Dense where no sparse kernel runs (non-CPU).")
+    .set_params<EmbeddingParam>()
+    .set_num_inputs(2)
+    .set_input_names(std::vector<std::string>{"ograd", "data"})
+    .set_infer_shape(EmbeddingGradShape)
+    .set_infer_type([](const OpAttrs&, DTypeVec* in, DTypeVec* out) {
+      MergeType(&(*out)[0], (*in)[0], "_backward_SparseEmbedding: output");
+      MergeType(&(*in)[0], (*out)[0], "_backward_SparseEmbedding: ograd");
+    })
+    .set_kernel({DeviceType::kCPU, Backend::kReference},
+                [](const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
+                   std::span<const NDArray> out) {
+                  EmbeddingGradRows(
+                      attrs, in,
+                      [&](const std::vector<int64_t>& rows, const std::vector<char>& bytes) {
+                        const size_t row = bytes.size() / std::max<size_t>(rows.size(), 1);
+                        std::vector<char> dense(out[0].nbytes(), 0);
+                        for (size_t k = 0; k < rows.size(); ++k)
+                          std::memcpy(dense.data() + rows[k] * row, bytes.data() + k * row, row);
+                        out[0].SyncCopyFromCPU(dense.data(), dense.size());
+                      });
+                })
+    .set_storage_kernel(
+        [](const OpAttrs&, std::span<const StorageType> in, std::span<StorageType> out) {
+          if (in[0] != StorageType::kDefault || in[1] != StorageType::kDefault) return false;
+          out[0] = StorageType::kRowSparse;
+          return true;
+        },
+        [](const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
+           std::span<const NDArray> out) {
+          EmbeddingGradRows(
+              attrs, in, [&](const std::vector<int64_t>& rows, const std::vector<char>& bytes) {
+                const int64_t k = static_cast<int64_t>(rows.size());
+                NDArray data(Shape{k, attrs.get<EmbeddingParam>().output_dim}, out[0].device(),
+                             out[0].dtype());
+                if (!bytes.empty()) data.SyncCopyFromCPU(bytes.data(), bytes.size());
+                SetSparseParts(
+                    out[0], data,
+                    {NDArray::FromVector(rows, Shape{k}, out[0].device(), DType::kInt64)});
+              });
+        })
+    .set_non_differentiable();
 
 // ---- _contrib_getnnz ----
 struct GetNnzParam {

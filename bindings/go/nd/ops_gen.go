@@ -516,7 +516,7 @@ type EmbeddingOpt struct{ pair }
 // EmbeddingDtype sets Embedding's attribute dtype (dtype; one of bfloat16, float16, float32, float64, int32, int64, int8, uint8; default float32): Data type of weight.
 func EmbeddingDtype(v mxnet.DType) EmbeddingOpt { return EmbeddingOpt{pair{"dtype", v.String()}} }
 
-// EmbeddingSparseGrad sets Embedding's attribute sparse_grad (boolean; default False): Row-sparse weight gradient in MXNet; accepted here, the gradient is dense.
+// EmbeddingSparseGrad sets Embedding's attribute sparse_grad (boolean; default False): The weight gradient is row_sparse (the looked-up rows) instead of dense.
 func EmbeddingSparseGrad(v bool) EmbeddingOpt { return EmbeddingOpt{pair{"sparse_grad", attr.Bool(v)}} }
 
 // Flatten runs the operator Flatten (aliases: flatten, _npx_batch_flatten): Collapses all dims but the first: (d0, d1, ..., dk) -> (d0, d1*...*dk).
@@ -12134,6 +12134,47 @@ func SliceLikeGradAxes(v ...int64) SliceLikeGradOpt {
 	return SliceLikeGradOpt{pair{"axes", attr.Ints(v)}}
 }
 
+// SparseAdagradUpdate runs the operator _sparse_adagrad_update: AdaGrad update (Duchi et al. 2011) for row_sparse gradients: for each row the grad stores, g = clip(rescale_grad*grad, clip_gradient); history += g^2; weight -= lr*g/sqrt(history + epsilon); other rows and their history are untouched. wd must be 0. A dense grad updates every row.
+//
+// Inputs: weight, grad, history.
+// Attribute lr (float): Learning rate.
+// Options: the SparseAdagradUpdate* functions.
+// Returns the output, a new array the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func SparseAdagradUpdate(ctx *mxnet.Ctx, weight *mxnet.NDArray, grad *mxnet.NDArray, history *mxnet.NDArray, lr float32, opts ...SparseAdagradUpdateOpt) (*mxnet.NDArray, error) {
+	kv := make([]string, 0, 2+2*len(opts))
+	kv = append(kv, "lr", attr.Float32(lr))
+	for _, o := range opts {
+		kv = append(kv, o.k, o.v)
+	}
+	return call1(ctx, &opSparseAdagradUpdate, []*mxnet.NDArray{weight, grad, history}, kv)
+}
+
+var opSparseAdagradUpdate = lazyOp{name: "_sparse_adagrad_update"}
+
+// SparseAdagradUpdateOpt is an optional attribute of SparseAdagradUpdate.
+type SparseAdagradUpdateOpt struct{ pair }
+
+// SparseAdagradUpdateEpsilon sets _sparse_adagrad_update's attribute epsilon (float; default 1e-07): epsilon.
+func SparseAdagradUpdateEpsilon(v float32) SparseAdagradUpdateOpt {
+	return SparseAdagradUpdateOpt{pair{"epsilon", attr.Float32(v)}}
+}
+
+// SparseAdagradUpdateWd sets _sparse_adagrad_update's attribute wd (float; default 0.0): weight decay (must be 0, as in MXNet).
+func SparseAdagradUpdateWd(v float32) SparseAdagradUpdateOpt {
+	return SparseAdagradUpdateOpt{pair{"wd", attr.Float32(v)}}
+}
+
+// SparseAdagradUpdateRescaleGrad sets _sparse_adagrad_update's attribute rescale_grad (float; default 1.0): Rescale gradient to grad = rescale_grad*grad.
+func SparseAdagradUpdateRescaleGrad(v float32) SparseAdagradUpdateOpt {
+	return SparseAdagradUpdateOpt{pair{"rescale_grad", attr.Float32(v)}}
+}
+
+// SparseAdagradUpdateClipGradient sets _sparse_adagrad_update's attribute clip_gradient (float; default -1.0): Clip gradient to [-clip_gradient, clip_gradient] when >= 0.
+func SparseAdagradUpdateClipGradient(v float32) SparseAdagradUpdateOpt {
+	return SparseAdagradUpdateOpt{pair{"clip_gradient", attr.Float32(v)}}
+}
+
 // SparseRetain runs the operator _sparse_retain: Keeps the rows of a row_sparse array whose numbers are listed in indices (any order, any dtype; duplicates ignored); the result is row_sparse storing exactly those rows. A dense data array gives the dense result.
 //
 // Inputs: data, indices.
@@ -15702,4 +15743,4 @@ func ZerosLike(ctx *mxnet.Ctx, data *mxnet.NDArray) (*mxnet.NDArray, error) {
 var opZerosLike = lazyOp{name: "zeros_like"}
 
 // numGenerated is the number of operators with a typed function here.
-const numGenerated = 641
+const numGenerated = 642

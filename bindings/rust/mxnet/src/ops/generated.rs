@@ -660,7 +660,7 @@ impl<'a> Embedding<'a> {
         self
     }
 
-    /// `sparse_grad` (boolean, default `False`): Row-sparse weight gradient in MXNet; accepted here, the gradient is dense.
+    /// `sparse_grad` (boolean, default `False`): The weight gradient is row_sparse (the looked-up rows) instead of dense.
     pub fn sparse_grad(mut self, value: bool) -> Self {
         set_attr(&mut self.attrs, "sparse_grad", value.attr_string());
         self
@@ -12437,6 +12437,58 @@ pub mod internal {
         /// Runs `_slice_like_grad` under the thread's current context.
         pub fn call(self) -> Result<NDArray> {
             static OP: OpCell = OpCell::new("_slice_like_grad");
+            call1(&OP, &self.inputs, &self.attrs)
+        }
+    }
+
+    /// `_sparse_adagrad_update`: AdaGrad update (Duchi et al. 2011) for row_sparse gradients: for each row the grad stores, g = clip(rescale_grad\*grad, clip_gradient); history += g^2; weight -= lr\*g/sqrt(history + epsilon); other rows and their history are untouched. wd must be 0. A dense grad updates every row.
+    ///
+    /// Inputs: `weight`, `grad`, `history`.
+    ///
+    /// Required `lr` (float): Learning rate
+    ///
+    /// Outputs: one array.
+    ///
+    /// Returns a builder: set optional attributes, then `.call()`.
+    pub fn sparse_adagrad_update<'a>(weight: &'a NDArray, grad: &'a NDArray, history: &'a NDArray, lr: f32) -> SparseAdagradUpdate<'a> {
+        SparseAdagradUpdate { inputs: vec![weight, grad, history], attrs: vec![("lr", lr.attr_string())] }
+    }
+
+    /// Builder of [`sparse_adagrad_update`](fn@sparse_adagrad_update): optional attributes of `_sparse_adagrad_update`, then [`call`](SparseAdagradUpdate::call).
+    #[must_use = "nothing runs until .call()"]
+    pub struct SparseAdagradUpdate<'a> {
+        inputs: Vec<&'a NDArray>,
+        attrs: Vec<(&'static str, String)>,
+    }
+
+    impl<'a> SparseAdagradUpdate<'a> {
+        /// `epsilon` (float, default `1e-07`): epsilon
+        pub fn epsilon(mut self, value: f32) -> Self {
+            set_attr(&mut self.attrs, "epsilon", value.attr_string());
+            self
+        }
+
+        /// `wd` (float, default `0.0`): weight decay (must be 0, as in MXNet)
+        pub fn wd(mut self, value: f32) -> Self {
+            set_attr(&mut self.attrs, "wd", value.attr_string());
+            self
+        }
+
+        /// `rescale_grad` (float, default `1.0`): Rescale gradient to grad = rescale_grad\*grad.
+        pub fn rescale_grad(mut self, value: f32) -> Self {
+            set_attr(&mut self.attrs, "rescale_grad", value.attr_string());
+            self
+        }
+
+        /// `clip_gradient` (float, default `-1.0`): Clip gradient to \[-clip_gradient, clip_gradient\] when &gt;= 0
+        pub fn clip_gradient(mut self, value: f32) -> Self {
+            set_attr(&mut self.attrs, "clip_gradient", value.attr_string());
+            self
+        }
+
+        /// Runs `_sparse_adagrad_update` under the thread's current context.
+        pub fn call(self) -> Result<NDArray> {
+            static OP: OpCell = OpCell::new("_sparse_adagrad_update");
             call1(&OP, &self.inputs, &self.attrs)
         }
     }

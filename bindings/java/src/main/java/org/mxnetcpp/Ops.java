@@ -1394,8 +1394,8 @@ public final class Ops {
     }
 
     /**
-     * Sets sparse_grad (boolean; default False): Row-sparse weight gradient in MXNet; accepted
-     * here, the gradient is dense.
+     * Sets sparse_grad (boolean; default False): The weight gradient is row_sparse (the looked-up
+     * rows) instead of dense.
      *
      * @param v the value
      * @return this builder
@@ -31760,6 +31760,117 @@ public final class Ops {
      * @param ctx the ctx (recording, training, RNG stream, default device)
      * @return the output
      * @throws MXNetException as {@link Ops#_slice_like_grad}
+     */
+    public NDArray call(Ctx ctx) {
+      return args.run(ctx, inputs)[0];
+    }
+  }
+
+  private static final Op.Lazy OP__sparse_adagrad_update = new Op.Lazy("_sparse_adagrad_update");
+
+  /**
+   * _sparse_adagrad_update: AdaGrad update (Duchi et al. 2011) for row_sparse gradients: for each
+   * row the grad stores, g = clip(rescale_grad*grad, clip_gradient); history += g^2; weight -=
+   * lr*g/sqrt(history + epsilon); other rows and their history are untouched. wd must be 0. A dense
+   * grad updates every row.
+   *
+   * Inputs: weight, grad, history.
+   * Optional attributes: _sparse_adagrad_updateParam.
+   *
+   * @param weight input weight
+   * @param grad input grad
+   * @param history input history
+   * @param lr lr (float): Learning rate
+   * @return the output
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray _sparse_adagrad_update(NDArray weight, NDArray grad, NDArray history, float lr) {
+    return new _sparse_adagrad_updateParam(weight, grad, history, lr).call();
+  }
+
+  /**
+   * A call of _sparse_adagrad_update with optional attributes; each setter overrides the default.
+   * Not thread-safe (fill and call it on one thread).
+   */
+  public static final class _sparse_adagrad_updateParam {
+    private final OpArgs args = new OpArgs(OP__sparse_adagrad_update);
+    private final NDArray[] inputs;
+
+    /**
+     * The inputs and required attributes of _sparse_adagrad_update.
+     *
+     * @param weight input weight
+     * @param grad input grad
+     * @param history input history
+     * @param lr lr (float): Learning rate
+     */
+    public _sparse_adagrad_updateParam(NDArray weight, NDArray grad, NDArray history, float lr) {
+      this.inputs = OpArgs.inputs(weight, grad, history);
+      args.set("lr", Op.Attrs.str(lr));
+    }
+
+    /**
+     * Sets epsilon (float; default 1e-07): epsilon
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _sparse_adagrad_updateParam epsilon(float v) {
+      args.set("epsilon", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets wd (float; default 0.0): weight decay (must be 0, as in MXNet)
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _sparse_adagrad_updateParam wd(float v) {
+      args.set("wd", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets rescale_grad (float; default 1.0): Rescale gradient to grad = rescale_grad*grad.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _sparse_adagrad_updateParam rescaleGrad(float v) {
+      args.set("rescale_grad", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets clip_gradient (float; default -1.0): Clip gradient to [-clip_gradient, clip_gradient]
+     * when &gt;= 0
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _sparse_adagrad_updateParam clipGradient(float v) {
+      args.set("clip_gradient", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Runs _sparse_adagrad_update under the current ctx.
+     *
+     * @return the output
+     * @throws MXNetException as {@link Ops#_sparse_adagrad_update}
+     */
+    public NDArray call() {
+      return call(Ctx.current());
+    }
+
+    /**
+     * Runs _sparse_adagrad_update under {@code ctx}.
+     *
+     * @param ctx the ctx (recording, training, RNG stream, default device)
+     * @return the output
+     * @throws MXNetException as {@link Ops#_sparse_adagrad_update}
      */
     public NDArray call(Ctx ctx) {
       return args.run(ctx, inputs)[0];
