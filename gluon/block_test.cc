@@ -9,12 +9,12 @@
 
 #include "autograd/autograd.h"
 #include "gluon/symbol_block.h"
-#include "ndarray/ops/basic_api.h"
-#include "ndarray/ops/conv_api.h"
-#include "ndarray/ops/elemwise_api.h"
-#include "ndarray/ops/nn_api.h"
-#include "ndarray/ops/reduce_api.h"
-#include "ndarray/ops/shape_sample_api.h"
+#include "ndarray/ops/conv/conv_api.h"
+#include "ndarray/ops/core/basic_api.h"
+#include "ndarray/ops/elemwise/elemwise_api.h"
+#include "ndarray/ops/nn/nn_api.h"
+#include "ndarray/ops/random/sample_api.h"
+#include "ndarray/ops/reduce/reduce_api.h"
 #include "ndarray/random.h"
 #include "ndarray/testing/op_testing.h"
 

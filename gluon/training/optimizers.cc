@@ -9,7 +9,7 @@
 #include "base/error.h"
 #include "gluon/training/optimizer.h"
 #include "ndarray/kernel_util.h"
-#include "ndarray/ops/optim_api.h"
+#include "ndarray/ops/optim/optim_api.h"
 
 namespace mxnet::gluon::optimizer {
 namespace {
