@@ -2,7 +2,7 @@
 #include <benchmark/benchmark.h>
 
 #include "autograd/autograd.h"
-#include "ndarray/ops/basic_api.h"
+#include "ndarray/ops/core/basic_api.h"
 
 namespace mxnet {
 namespace {

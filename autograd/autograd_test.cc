@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "base/error.h"
-#include "ndarray/ops/basic_api.h"
-#include "ndarray/ops/elemwise_api.h"
+#include "ndarray/ops/core/basic_api.h"
+#include "ndarray/ops/elemwise/elemwise_api.h"
 #include "ndarray/testing/op_testing.h"
 
 namespace mxnet::autograd {

@@ -8,8 +8,8 @@
 #include <benchmark/benchmark.h>
 
 #include "mxc/mxc.h"
-#include "ndarray/ops/basic_api.h"
-#include "ndarray/ops/elemwise_api.h"
+#include "ndarray/ops/core/basic_api.h"
+#include "ndarray/ops/elemwise/elemwise_api.h"
 
 namespace {
 

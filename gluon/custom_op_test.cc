@@ -1,7 +1,7 @@
-// The Custom operator (ndarray/ops/nn_custom.cc) beyond plain calls: autograd record/backward
+// The Custom operator (ndarray/ops/nn/nn_custom.cc) beyond plain calls: autograd record/backward
 // (write and add gradient requests), hybridize (traced into the graph, exported, imported), and a
 // symbol JSON with a "Custom" node whose op_type is registered in C++. The custom ops are the
-// test ops of ndarray/ops/nn_custom_cases.cc:
+// test ops of ndarray/ops/nn/nn_custom_cases.cc:
 //   _test_custom_sigmoid: y = 1 / (1 + exp(-x)), dx = dy * y * (1 - y)
 //   _test_custom_pair (a, b; aux count, scale): (scale * a * b, a - b^2), count += 1 per forward
 #include <cmath>
@@ -14,8 +14,8 @@
 #include "autograd/autograd.h"
 #include "gluon/block.h"
 #include "gluon/symbol_block.h"
-#include "ndarray/ops/basic_api.h"
-#include "ndarray/ops/nn_custom_api.h"
+#include "ndarray/ops/core/basic_api.h"
+#include "ndarray/ops/nn/nn_custom_api.h"
 #include "ndarray/testing/op_testing.h"
 #include "symbol/symbol.h"
 

@@ -7,9 +7,9 @@
 #include "autograd/autograd.h"
 #include "gluon/block.h"
 #include "gluon/nn/basic_layers.h"
-#include "ndarray/ops/basic_api.h"
-#include "ndarray/ops/reduce_api.h"
-#include "ndarray/ops/reduce_mask_api.h"
+#include "ndarray/ops/core/basic_api.h"
+#include "ndarray/ops/reduce/reduce_api.h"
+#include "ndarray/ops/reduce/reduce_mask_api.h"
 #include "ndarray/testing/op_testing.h"
 
 namespace mxnet::gluon {

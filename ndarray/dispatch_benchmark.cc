@@ -3,7 +3,7 @@
 // 10.5 us per mx.nd.relu call on (10,) (tools/conformance/README.md).
 #include <benchmark/benchmark.h>
 
-#include "ndarray/ops/basic_api.h"
+#include "ndarray/ops/core/basic_api.h"
 
 namespace mxnet {
 namespace {

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "ndarray/grad.h"
-#include "ndarray/ops/basic_api.h"
+#include "ndarray/ops/core/basic_api.h"
 #include "ndarray/testing/op_testing.h"
 
 namespace mxnet {

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "ndarray/op.h"
-#include "ndarray/ops/shape_api.h"
+#include "ndarray/ops/shape/shape_api.h"
 #include "ndarray/random.h"
 #include "ndarray/testing/op_testing.h"
 

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 
 #include "autograd/autograd.h"
-#include "ndarray/ops/basic_api.h"
-#include "ndarray/ops/reduce_mask_api.h"
+#include "ndarray/ops/core/basic_api.h"
+#include "ndarray/ops/reduce/reduce_mask_api.h"
 #include "ndarray/testing/op_testing.h"
 #include "symbol/executor.h"
 #include "symbol/symbol.h"

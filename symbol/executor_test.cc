@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "autograd/autograd.h"
-#include "ndarray/ops/basic_api.h"
+#include "ndarray/ops/core/basic_api.h"
 #include "ndarray/testing/op_testing.h"
 
 namespace mxnet::sym {

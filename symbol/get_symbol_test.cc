@@ -13,12 +13,12 @@
 #include <nlohmann/json.hpp>
 
 #include "autograd/autograd.h"
-#include "ndarray/ops/basic_api.h"
-#include "ndarray/ops/conv_api.h"
-#include "ndarray/ops/elemwise_api.h"
-#include "ndarray/ops/nn_api.h"
-#include "ndarray/ops/reduce_api.h"
-#include "ndarray/ops/shape_api.h"
+#include "ndarray/ops/conv/conv_api.h"
+#include "ndarray/ops/core/basic_api.h"
+#include "ndarray/ops/elemwise/elemwise_api.h"
+#include "ndarray/ops/nn/nn_api.h"
+#include "ndarray/ops/reduce/reduce_api.h"
+#include "ndarray/ops/shape/shape_api.h"
 #include "ndarray/testing/op_testing.h"
 #include "symbol/executor.h"
 
@@ -152,7 +152,7 @@ void ExpectSameGraph(const json& ours, const json& ref) {
   }
   EXPECT_EQ(ours["arg_nodes"], ref["arg_nodes"]);
   // Outputs per node. Known difference: our BatchNorm has a fourth, hidden output (batch_stats,
-  // ndarray/ops/nn_norm.cc); MXNet's has three.
+  // ndarray/ops/nn/nn_norm.cc); MXNet's has three.
   const json& orow = ours["node_row_ptr"];
   const json& rrow = ref["node_row_ptr"];
   ASSERT_EQ(orow.size(), rrow.size());

@@ -11,7 +11,7 @@
 //    enable_float_output, with_eltwise, channel_wise_quantize (booleans, default false),
 //    min_calib_range / max_calib_range. Inputs: the subgraph's (data, weight, [bias]); 1 output.
 //  _sg_mkldnn_selfatt_qk / _sg_mkldnn_selfatt_valatt: one _contrib_interleaved_matmul_selfatt_qk
-//    / _valatt (ndarray/ops/nn_contrib_attention.cc). Attributes heads (int, required),
+//    / _valatt (ndarray/ops/contrib/nn_contrib_attention.cc). Attributes heads (int, required),
 //    quantized, enable_float_output (default false), min/max_calib_range. Inputs:
 //    queries_keys_values [, attention]; 1 output.
 //

@@ -1,5 +1,5 @@
 // mxc/custom.h: custom operators written in C, as a C++ CustomOpProp/CustomOp pair
-// (ndarray/ops/nn_custom_api.h) that calls the registered C callbacks.
+// (ndarray/ops/nn/nn_custom_api.h) that calls the registered C callbacks.
 //
 // The C++ registry has no removal, so the name is registered there once with a creator that looks
 // the C registration up in this file's table on every prop it makes; mxc_custom_op_unregister
@@ -17,7 +17,7 @@
 #include "c_api/src/api.h"
 #include "c_api/src/handles.h"
 #include "mxc/custom.h"
-#include "ndarray/ops/nn_custom_api.h"
+#include "ndarray/ops/nn/nn_custom_api.h"
 
 namespace mxc {
 namespace {

@@ -14,7 +14,7 @@
 #include "base/error.h"
 #include "base/strings.h"
 #include "ndarray/io.h"
-#include "ndarray/ops/conv_quant_api.h"
+#include "ndarray/ops/quantization/quant_api.h"
 #include "symbol/control_flow.h"
 #include "symbol/executor.h"
 

@@ -5,7 +5,7 @@
 
 #include "base/error.h"
 #include "base/strings.h"
-#include "ndarray/ops/basic_api.h"
+#include "ndarray/ops/core/basic_api.h"
 
 namespace mxnet::gluon::kvstore {
 namespace {

@@ -21,7 +21,7 @@
 //    decay = wd * wd_mult; the multipliers come from the Parameter registered for the index
 //    (set_param_dict, as gluon.Trainer does), else from set_lr_mult/set_wd_mult, else 1.
 //  - rescale_grad multiplies the gradient before clip_gradient clips it to [-c, c]; how wd
-//    enters is optimizer specific (see ndarray/ops/optim_params.h and each spec).
+//    enters is optimizer specific (see ndarray/ops/optim/optim_params.h and each spec).
 //  - multi_precision with float16 (or bfloat16) weights keeps a float32 master copy in
 //    State::weight32: SGD, NAG, LAMB and AdamW use the fused mp_* kernels, the others update
 //    the master copy with a float32 copy of the gradient and round it into the weight.

@@ -1,7 +1,7 @@
 // Optimizer updates on 10M float32 parameters through optimizer::Optimizer (as Trainer::step
 // drives them: update count, learning rate and bias correction, then the fused kernel in place).
 // Depends on the optim op family only; the raw kernels are in
-// //ndarray/ops:optim_benchmark. Bytes per parameter as there: SGD momentum 5 x 4 B,
+// //ndarray/ops/optim:optim_benchmark. Bytes per parameter as there: SGD momentum 5 x 4 B,
 // Adam 7 x 4 B, multi-precision SGD momentum 3 x 2 B + 4 x 4 B.
 //   ./bazelw run -c opt --config=bench //gluon/training:optimizer_benchmark --
 //       --benchmark_repetitions=5 --benchmark_report_aggregates_only=true

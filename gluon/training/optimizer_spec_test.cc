@@ -9,7 +9,7 @@
 
 #include "gluon/training/optimizer.h"
 #include "ndarray/op.h"
-#include "ndarray/ops/optim_api.h"
+#include "ndarray/ops/optim/optim_api.h"
 
 namespace mxnet::gluon::optimizer {
 namespace {

@@ -9,8 +9,8 @@
 #include "base/error.h"
 #include "gluon/training/optimizer.h"
 #include "ndarray/kernel_util.h"
-#include "ndarray/ops/optim_api.h"
-#include "ndarray/ops/optim_sparse.h"
+#include "ndarray/ops/optim/optim_api.h"
+#include "ndarray/ops/optim/optim_sparse.h"
 
 namespace mxnet::gluon::optimizer {
 namespace {

@@ -11,7 +11,7 @@
 #include "base/error.h"
 #include "base/strings.h"
 #include "ndarray/io.h"
-#include "ndarray/ops/basic_api.h"
+#include "ndarray/ops/core/basic_api.h"
 
 namespace mxnet::gluon {
 namespace {

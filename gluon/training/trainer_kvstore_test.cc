@@ -10,7 +10,7 @@
 #include "base/error.h"
 #include "base/strings.h"
 #include "gluon/training/trainer.h"
-#include "ndarray/ops/basic_api.h"
+#include "ndarray/ops/core/basic_api.h"
 #include "ndarray/testing/op_testing.h"
 
 namespace mxnet::gluon {

@@ -14,7 +14,7 @@
 
 #include "autograd/autograd.h"
 #include "ndarray/io.h"
-#include "ndarray/ops/basic_api.h"
+#include "ndarray/ops/core/basic_api.h"
 #include "ndarray/testing/op_testing.h"
 
 namespace mxnet::gluon {

@@ -60,7 +60,7 @@ PassResult OneDnnFusionPass(Graph& g) {
   const Op* fc_op = OpRegistry::Find("_sg_onednn_fully_connected");
   if (!conv_op || !fc_op) {
     r.skipped = true;
-    r.summary = "fused ops not linked (//ndarray/ops:conv)";
+    r.summary = "fused ops not linked (//ndarray/ops/conv)";
     return r;
   }
   Uses uses = ComputeUses(g.symbol);

@@ -58,7 +58,7 @@ PassResult CommonSubexprPass(Graph& g);
 PassResult BatchNormFoldingPass(Graph& g);
 
 // Inference only. Fuses Convolution / FullyConnected with what follows it into
-// _sg_onednn_conv / _sg_onednn_fully_connected (registered by ndarray/ops/conv_fused.cc):
+// _sg_onednn_conv / _sg_onednn_fully_connected (registered by ndarray/ops/conv/conv_fused.cc):
 //   op -> [Activation | clip] -> [elemwise_add(., other)] -> [Activation]
 // where each fused value has no other reader. Activations: relu, sigmoid, tanh, softrelu (the
 // ones oneDNN's eltwise post-op computes); right after the op also clip with a_min <= a_max

@@ -18,7 +18,7 @@
 #include "gluon/nn/basic_layers.h"
 #include "gluon/training/trainer.h"
 #include "modelzoo/vision.h"
-#include "ndarray/ops/shape_api.h"
+#include "ndarray/ops/shape/shape_api.h"
 #include "ndarray/random.h"
 
 using namespace mxnet;         // NOLINT

@@ -34,7 +34,7 @@ def case(name, fn, inputs, head_shape_from_out=True):
     }
 
 
-# Only ops of ndarray/ops/basic.cc, written with MXNet's operator names.
+# Only ops of ndarray/ops/core/basic.cc, written with MXNet's operator names.
 case("mul_div_chain", lambda x, y: mx.nd.elemwise_mul(
     mx.nd.elemwise_sub(mx.nd.elemwise_add(mx.nd.elemwise_mul(x, y), mx.nd.elemwise_div(x, y)),
                        x * 3.0), y),

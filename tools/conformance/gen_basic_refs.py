@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference values of the basic op family (ndarray/ops/basic.cc) from real MXNet 1.9.1.
+"""Reference values of the basic op family (ndarray/ops/core/basic.cc) from real MXNet 1.9.1.
 
 The basic ops (elemwise_add/sub/mul/div, the *_scalar arithmetic, negative, _copy, zeros_like,
 ones_like, broadcast_like) are what gradients are composed of; the unit tests check them by

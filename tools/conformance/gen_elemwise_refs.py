@@ -5,7 +5,7 @@ Run with the conformance venv:
     PY=$(tools/conformance/setup_venv.sh | tail -1)
     $PY tools/conformance/gen_elemwise_refs.py [OUT_DIR]   # default: ndarray/ops/testdata/elemwise
 
-Writes small JSON files read by ndarray/ops/elemwise_test.cc:
+Writes small JSON files read by ndarray/ops/elemwise/elemwise_test.cc:
   registry.json   every op of the family: its MXNet names (canonical + aliases) and attributes
   unary.json      unary math on float32 (values + gradients), edge values, integer/float16 inputs
   binary.json     broadcast_* and same-shape ops (values + gradients), NaN/sign/integer rules

@@ -5,7 +5,7 @@ Run with the conformance venv:
     PY=$(tools/conformance/setup_venv.sh | tail -1)
     $PY tools/conformance/gen_reduce_refs.py [OUT_DIR]   # default: ndarray/ops/testdata/reduce
 
-Writes small JSON files read by ndarray/ops/reduce_test.cc:
+Writes small JSON files read by ndarray/ops/reduce/reduce_test.cc:
   registry.json   every public op of the family: MXNet names (canonical + aliases), attributes
                   (name, MXNet type/default text), input names
   reduce.json     sum/mean/prod/nansum/nanprod/max/min/norm/argmax/argmin/argmax_channel: axis,
@@ -500,7 +500,7 @@ def linalg_cases():
 
 # ---------------------------------------------------------------- contrib (box ops and helpers)
 # _contrib_* ops registered in the reduce family (ndarray/ops/reduce_contrib*.cc); read by
-# ndarray/ops/reduce_contrib_test.cc. MXNet's box ops define zero gradients (not the derivative).
+# ndarray/ops/contrib/contrib_test.cc. MXNet's box ops define zero gradients (not the derivative).
 CONTRIB_PUBLIC = ["_contrib_box_iou", "_contrib_box_nms", "_contrib_box_encode", "_contrib_box_decode",
                   "_contrib_bipartite_matching", "_contrib_arange_like", "_contrib_index_copy",
                   "_contrib_index_array", "_contrib_div_sqrt_dim", "_contrib_gradientmultiplier",

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference values of the shape op family from real MXNet 1.9.1 (ndarray/ops/shape_test.cc).
+"""Reference values of the shape op family from real MXNet 1.9.1 (ndarray/ops/shape/shape_test.cc).
 
 Run with the conformance venv:
     PY=$(tools/conformance/setup_venv.sh | tail -1)
@@ -157,7 +157,7 @@ def run_case(op, attrs, inputs, grad, note):
 
 
 def image_cases():
-    """mx.nd.image ops (ndarray/ops/shape_image.cc). Gradients are recorded where ours match
+    """mx.nd.image ops (ndarray/ops/image/image.cc). Gradients are recorded where ours match
     MXNet's: to_tensor and the flips pass ograd through unchanged in MXNet 1.9.1 (_copy), ours are
     the true adjoints, so those cases have grad=False. Flips use even widths/heights: MXNet's flip
     kernel leaves the middle column/row of an odd size unwritten."""
@@ -217,7 +217,7 @@ EXTRA_OPS += ["_random_exponential", "_random_gamma", "_random_poisson", "_rando
 
 
 def pdf_cases():
-    """_random_pdf_* (ndarray/ops/shape_pdf.cc): values and gradients w.r.t. sample and
+    """_random_pdf_* (ndarray/ops/random/pdf.cc): values and gradients w.r.t. sample and
     parameters, mostly float64 so both sides compute in double; shape and dtype errors."""
     def pos(shape, lo, hi, dt="float64"):
         return data(shape, dt, lo, hi)
@@ -445,7 +445,7 @@ def main():
     case("cast_storage", {"stype": "default"}, [data((2, 3))])
     case("cast_storage", {"stype": "default"}, [data((4,), "int32")])
     # Sparse results (issue 23): outputs recorded and compared densified; their stored parts are
-    # checked by //ndarray/ops:reduce_sparse_test and //ndarray:io_test.
+    # checked by //ndarray/ops/reduce:reduce_sparse_test and //ndarray:io_test.
     case("cast_storage", {"stype": "csr"}, [data((2, 3))], grad=False, note="csr result, densified")
     case("cast_storage", {"stype": "row_sparse"}, [data((2, 3))], grad=False,
          note="row_sparse result, densified")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference values of MXNet 1.9.1's sparse operators for //ndarray/ops:reduce_sparse_test.
+"""Reference values of MXNet 1.9.1's sparse operators for //ndarray/ops/reduce:reduce_sparse_test.
 
     PY=$(tools/conformance/setup_venv.sh | tail -1)
     $PY tools/conformance/gen_sparse_refs.py    # writes ndarray/ops/testdata/reduce/sparse.json

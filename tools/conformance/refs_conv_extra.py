@@ -1,6 +1,6 @@
 """Cases of the conv family's legacy, deformable and position-sensitive ops (group "extra",
 written to ndarray/ops/testdata/conv/extra.json by gen_conv_refs.py, replayed by
-ndarray/ops/conv_extra_test.cc): Convolution_v1, Pooling_v1, _contrib_DeformableConvolution,
+ndarray/ops/conv/conv_extra_test.cc): Convolution_v1, Pooling_v1, _contrib_DeformableConvolution,
 _contrib_ModulatedDeformableConvolution, _contrib_PSROIPooling, _contrib_DeformablePSROIPooling,
 _contrib_RROIAlign (forward only: MXNet registers no gradient) and
 _contrib_ModulatedDeformableConvolution (forward only: MXNet 1.9.1's backward is GPU-only, "only

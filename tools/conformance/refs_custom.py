@@ -5,10 +5,10 @@
     $PY tools/conformance/refs_custom.py OUT_DIR     # also run by gen_nn_refs.py (main)
 
 The custom ops below are the Python twins (mx.operator.register) of the C++ test ops in
-ndarray/ops/nn_custom_cases.cc; keep them in step. Each case runs mx.nd.Custom under
+ndarray/ops/nn/nn_custom_cases.cc; keep them in step. Each case runs mx.nd.Custom under
 autograd.record() on fixed seeded float32 inputs, then backward with fixed head gradients, and
 records the outputs, the inputs after the call (aux states are updated in place) and the
-argument gradients. Read by ndarray/ops/nn_custom_test.cc (MatchesMXNet); not in report.py's
+argument gradients. Read by ndarray/ops/nn/nn_custom_test.cc (MatchesMXNet); not in report.py's
 op jobs, because dump_ours has no registered C++ op_type for these names. Same bytes every run.
 Output: {"generator", "mxnet", "cases": [{"id", "op_type", "kwargs", "inputs", "outputs",
 "inputs_after", "head_grads", "grads"}]} with arrays as {"shape", "dtype", "data"}.

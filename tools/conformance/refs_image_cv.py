@@ -1,4 +1,4 @@
-"""MXNet 1.9.1 references for _cvimresize and _cvcopyMakeBorder (ndarray/ops/shape_image_cv.cc).
+"""MXNet 1.9.1 references for _cvimresize and _cvcopyMakeBorder (ndarray/ops/image/image_cv.cc).
 
 Called from gen_shape_refs.py (gen(run_case, out_dir)); also runnable alone with the conformance
 venv:  $PY tools/conformance/refs_image_cv.py [OUT_DIR]   (default ndarray/ops/testdata/shape)

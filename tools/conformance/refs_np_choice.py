@@ -1,8 +1,8 @@
 """Reference statistics of MXNet 1.9.1's mx.np.random.choice op _npi_choice
-(ndarray/ops/shape_np_choice.cc): MXNet's generator differs from ours, so instead of values this
+(ndarray/ops/numpy/shape_np_choice.cc): MXNet's generator differs from ours, so instead of values this
 records, per call, the output shape and dtype of one call and the frequencies of each index over
 many draws (MXNet seeded, 20000 indices per call form), plus that draws without replacement are
-distinct; and the registry entry. Read by ndarray/ops/shape_np_choice_test.cc, which draws as many
+distinct; and the registry entry. Read by ndarray/ops/numpy/shape_np_choice_test.cc, which draws as many
 with ours and compares the frequencies (binomial standard errors). Not an op case of report.py
 (values are random).
 

@@ -1,4 +1,4 @@
-"""Reference cases of MXNet 1.9.1's NumPy-interface creation ops (ndarray/ops/shape_np_create.cc):
+"""Reference cases of MXNet 1.9.1's NumPy-interface creation ops (ndarray/ops/numpy/shape_np_create.cc):
 _npi_zeros, _npi_ones, _npi_full_like, _npi_identity, _npi_eye, _npi_arange, _npi_indices,
 _npi_logspace, _npi_blackman, _npi_hamming, _npi_hanning (values), with MXNet's registry entries
 and rejected calls.

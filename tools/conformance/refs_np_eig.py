@@ -1,4 +1,4 @@
-"""Reference cases of MXNet 1.9.1's mx.np.linalg.eig / eigvals ops (ndarray/ops/reduce_np_linalg_geev.cc):
+"""Reference cases of MXNet 1.9.1's mx.np.linalg.eig / eigvals ops (ndarray/ops/linalg/np_linalg_geev.cc):
 _npi_eig, _npi_eigvals (values; MXNet gives zero gradients), their registry entries and rejected calls.
 Matrices have real, distinct eigenvalues (MXNet rejects complex ones). MXNet's eigenvector columns
 carry LAPACK's arbitrary sign: report.py and reduce_np_linalg_geev_test.cc compare them up to the

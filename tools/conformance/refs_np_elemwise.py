@@ -1,7 +1,7 @@
 """Reference cases of MXNet 1.9.1's NumPy-interface elemwise ops (_npi_* / _npx_*).
 
 Called by gen_elemwise_refs.py (write_np(OUT)); writes OUT/np.json, read by
-ndarray/ops/elemwise_np_test.cc and compared by tools/conformance/report.py:
+ndarray/ops/elemwise/elemwise_np_test.cc and compared by tools/conformance/report.py:
   "cases"     {"name", "op", "attrs", "inputs", "outputs"[, "head_grads", "grads"]} as the
               other elemwise files (arrays {"shape", "dtype", "data"}; "nan"/"inf"/"-inf")
   "registry"  op -> {"names", "inputs", "attrs"} as MXNet registers it

@@ -1,5 +1,5 @@
 """Reference cases of MXNet 1.9.1's mx.np.insert / mx.np.delete ops and boolean-mask assignment
-(ndarray/ops/shape_np_insert.cc): _npi_insert_scalar, _npi_insert_slice, _npi_insert_tensor,
+(ndarray/ops/numpy/shape_np_insert.cc): _npi_insert_scalar, _npi_insert_slice, _npi_insert_tensor,
 _npi_delete, _npi_boolean_mask_assign_scalar, _npi_boolean_mask_assign_tensor (values; none is
 differentiable in MXNet), their registry entries and rejected calls.
 
@@ -12,7 +12,7 @@ mx.np's a[mask] = v.
 
 Called from gen_shape_refs.py (gen(out_dir)); writes np_insert.json in the format of np.json:
 {"mxnet_version", "cases": [{"name", "op", "attrs", "inputs", "outputs"}], "ops", "errors"}. Read by
-ndarray/ops/shape_np_insert_test.cc, compared by report.py. Deterministic (fixed seeds).
+ndarray/ops/numpy/shape_np_insert_test.cc, compared by report.py. Deterministic (fixed seeds).
 """
 import json
 import os

@@ -1,10 +1,10 @@
-"""Reference cases of MXNet 1.9.1's NumPy-interface matrix products (ndarray/ops/reduce_np_linalg.cc):
+"""Reference cases of MXNet 1.9.1's NumPy-interface matrix products (ndarray/ops/linalg/np_linalg.cc):
 _np_dot, _npi_matmul, _npi_tensordot, _npi_tensordot_int_axes, _npi_einsum, _npi_cholesky, _npi_solve,
 _npi_tensorinv, _npi_tensorsolve (values + gradients); _npi_eigh, _npi_eigvalsh (values; MXNet
 registers no gradient for them).
 
 Called by gen_reduce_refs.py (write_np_linalg(OUT, registry)); writes OUT/np_linalg.json, read by
-ndarray/ops/reduce_np_linalg_test.cc and compared by tools/conformance/report.py:
+ndarray/ops/linalg/np_linalg_test.cc and compared by tools/conformance/report.py:
   "cases"     {"name", "op", "attrs", "inputs", "outputs"[, "head_grads", "grads"]} as the other
               reduce files (arrays {"shape", "dtype", "data"})
   "errors"    [{"name", "op", "attrs", "inputs", "message"}]: calls MXNet rejects

@@ -1,4 +1,4 @@
-"""Reference cases of MXNet 1.9.1's mx.np.pad op _npi_pad (ndarray/ops/shape_np_pad.cc): values for
+"""Reference cases of MXNet 1.9.1's mx.np.pad op _npi_pad (ndarray/ops/numpy/shape_np_pad.cc): values for
 every mode, gradients for mode 'constant' (the only one MXNet differentiates; its backward of the
 others fails with "Other modes are not supported", as ours), the registry entry and rejected calls.
 
@@ -8,7 +8,7 @@ otherwise). MXNet is wrong for the short pad_width forms its documentation lists
 checked against numpy.pad's values in shape_np_pad_test.cc.
 
 Called from gen_shape_refs.py (gen(out_dir)); writes np_pad.json in the format of np.json, read by
-ndarray/ops/shape_np_pad_test.cc and compared by report.py. Deterministic (fixed seeds).
+ndarray/ops/numpy/shape_np_pad_test.cc and compared by report.py. Deterministic (fixed seeds).
 """
 import json
 import os

@@ -4,7 +4,7 @@ registry entries and rejected calls. Each MXNet result is also checked against N
 generator fails otherwise).
 
 Called by gen_reduce_refs.py (write_np_percentile(OUT, registry)); writes OUT/np_percentile.json in
-the format of np_linalg.json, read by ndarray/ops/reduce_np_percentile_test.cc and compared by
+the format of np_linalg.json, read by ndarray/ops/numpy/reduce_np_percentile_test.cc and compared by
 tools/conformance/report.py. Deterministic: fixed seeds, sorted keys.
 """
 import ctypes

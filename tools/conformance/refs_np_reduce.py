@@ -1,7 +1,7 @@
-"""Reference cases of MXNet 1.9.1's NumPy-interface reductions (ndarray/ops/reduce_np.cc):
+"""Reference cases of MXNet 1.9.1's NumPy-interface reductions (ndarray/ops/numpy/reduce_np.cc):
 _np_sum, _np_prod, _npi_mean, _np_max, _np_min, _npi_std, _npi_var, _np_all, _np_any,
 _npi_argmax, _npi_argmin. Written by gen_reduce_refs.py as ndarray/ops/testdata/reduce/np.json
-(read by ndarray/ops/reduce_np_test.cc, compared by tools/conformance/report.py).
+(read by ndarray/ops/numpy/reduce_np_test.cc, compared by tools/conformance/report.py).
 
 cases(h) takes the generator's helpers h = {"arr", "make", "rand", "registry"} and returns
 (cases, extra): cases {"name", "op", "attrs", "inputs", "outputs"[, "head_grads", "grads"]};

@@ -1,4 +1,4 @@
-"""Reference cases of MXNet 1.9.1's NumPy-interface shape ops (ndarray/ops/shape_np.cc):
+"""Reference cases of MXNet 1.9.1's NumPy-interface shape ops (ndarray/ops/numpy/shape_np.cc):
 _np_reshape, _npx_reshape, _np_squeeze, _np_transpose, _np_moveaxis, _np_roll, _npi_flip,
 _npi_rot90, _np_copy, _np_atleast_1d/_2d/_3d, _npi_broadcast_to and (shape_np_join.cc)
 _npi_concatenate, _npi_stack, _npi_vstack, _npi_hstack, _npi_dstack, _npi_column_stack,
@@ -12,7 +12,7 @@ right (its dsplit returns wrong values for uneven sections, and some index lists
 Called from gen_shape_refs.py (gen(out_dir)); writes np.json in the format of internal.json:
 {"mxnet_version", "cases": [{"name", "op", "attrs", "inputs", "outputs", optional "head_grads",
 "grads"}], "ops": registry entries, "errors": [{"name", "op", "attrs", "inputs", "message"}]}.
-Read by ndarray/ops/shape_np_test.cc, compared by report.py. Deterministic (fixed seeds).
+Read by ndarray/ops/numpy/shape_np_test.cc, compared by report.py. Deterministic (fixed seeds).
 """
 import ctypes
 import json

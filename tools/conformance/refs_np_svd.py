@@ -1,5 +1,5 @@
 """Reference cases of MXNet 1.9.1's mx.np.linalg.svd / pinv / norm ops
-(ndarray/ops/reduce_np_linalg_svd.cc): _npi_svd and _npi_norm (values and gradients; norm with the
+(ndarray/ops/linalg/np_linalg_svd.cc): _npi_svd and _npi_norm (values and gradients; norm with the
 attributes mx.np.linalg.norm passes, checked against numpy.linalg.norm), _npi_pinv,
 _npi_pinv_scalar_rcond (values; MXNet gives zero gradients), their registry entries and rejected
 calls. Inputs have well separated singular values
@@ -7,7 +7,7 @@ calls. Inputs have well separated singular values
 numpy.linalg.pinv here.
 
 Called by gen_reduce_refs.py (write_np_svd(OUT, registry)); writes OUT/np_svd.json in the format of
-np_linalg.json, read by ndarray/ops/reduce_np_linalg_svd_test.cc and compared by
+np_linalg.json, read by ndarray/ops/linalg/np_linalg_svd_test.cc and compared by
 tools/conformance/report.py. Deterministic: fixed seeds, sorted keys.
 """
 import warnings

@@ -1,10 +1,10 @@
-"""MXNet 1.9.1's _contrib_quantized_rnn (ndarray/ops/nn_quantized_rnn.cc): its registry entry and
+"""MXNet 1.9.1's _contrib_quantized_rnn (ndarray/ops/quantization/quantized_rnn.cc): its registry entry and
 whether MXNet runs it here. MXNet's pip wheel fails on the calls of its own test
 (test_quantized_rnn: uint8 data from data_scale = 128 / (max - min), data_shift = 128 - max * scale)
 with "could not create a primitive descriptor for a reorder primitive" on the machine the
 references were made on, so there are no MXNet values; the error (or, where MXNet runs, the mean
 squared difference of its output from the float32 LSTM's, which its test bounds by 1e-3) is
-recorded. Read by ndarray/ops/nn_quantized_rnn_test.cc (registry entry).
+recorded. Read by ndarray/ops/quantization/quantized_rnn_test.cc (registry entry).
 
 Run by hand, not by gen_nn_refs.py (its outcome depends on the CPU: where MXNet runs the op the
 file records the MSE instead of the error): writes OUT/quantized_rnn.json (default

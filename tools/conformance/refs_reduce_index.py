@@ -1,7 +1,7 @@
-"""Reference cases of MXNet 1.9.1's internal index/count ops (ndarray/ops/reduce_index.cc):
+"""Reference cases of MXNet 1.9.1's internal index/count ops (ndarray/ops/reduce/reduce_index.cc):
 _ravel_multi_index, _unravel_index, _histogram, _onehot_encode, _scatter_set_nd, _square_sum;
 written by gen_reduce_refs.py as ndarray/ops/testdata/reduce/index.json (read by
-ndarray/ops/reduce_index_test.cc).
+ndarray/ops/reduce/reduce_index_test.cc).
 
 cases(h) takes the generator's helpers h = {"case", "arr", "make", "rand", "registry"} and returns
 (cases, extra) with extra = {"ops": registry entries, "errors": [{"name", "op", "attrs",

@@ -1,6 +1,6 @@
-"""Reference cases of the data-dependent-shape ops (ndarray/ops/reduce_mask.cc) from MXNet 1.9.1:
+"""Reference cases of the data-dependent-shape ops (ndarray/ops/reduce/reduce_mask.cc) from MXNet 1.9.1:
 _contrib_boolean_mask (values + gradients) and _npx_nonzero; written by gen_reduce_refs.py as
-ndarray/ops/testdata/reduce/mask.json (read by ndarray/ops/reduce_mask_test.cc).
+ndarray/ops/testdata/reduce/mask.json (read by ndarray/ops/reduce/reduce_mask_test.cc).
 
 cases(h) takes the generator's helpers h = {"case", "arr", "make", "rand", "registry"} and returns
 (cases, extra) with extra = {"ops": registry entries, "errors": [{"name", "op", "attrs",

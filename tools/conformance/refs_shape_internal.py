@@ -1,9 +1,9 @@
-"""Reference cases of MXNet 1.9.1's internal helper ops (ndarray/ops/shape_internal.cc):
+"""Reference cases of MXNet 1.9.1's internal helper ops (ndarray/ops/shape/shape_internal.cc):
 _scatter_elemwise_div, _scatter_plus_scalar, _scatter_minus_scalar, _identity_with_attr_like_rhs,
 _copyto (through NDArray.copyto, the only way MXNet runs it), _rnn_param_concat (values and
 gradients), with MXNet's registry entries and rejected calls. _set_value, _zeros_without_dtype,
 _NoGradient and _CrossDeviceCopy do not run imperatively in MXNet (no output / dtype / inputs):
-ndarray/ops/shape_internal_test.cc checks them by hand.
+ndarray/ops/shape/shape_internal_test.cc checks them by hand.
 
 Called from gen_shape_refs.py (gen(out_dir)); writes internal.json:
 {"mxnet_version", "cases": [{"name", "op", "attrs", "inputs", "outputs", optional "head_grads",

@@ -20,7 +20,7 @@ LAYERS = [
     ("third_party", ["", "third_party", "third_party/*", "tools/build_defs"]),
     ("base", ["base"]),
     ("ndarray", ["ndarray", "ndarray/backends", "ndarray/backends/cuda", "ndarray/backends/onednn",
-                 "ndarray/ops"]),
+                 "ndarray/ops", "ndarray/ops/*"]),
     ("autograd", ["autograd"]),
     ("symbol", ["symbol", "symbol/passes"]),
     ("gluon", ["gluon", "gluon/nn", "gluon/loss"]),
@@ -103,7 +103,8 @@ def read_build(path, package):
     for kind, name, kwargs in targets:
         if kind in ("package", "load", "exports_files"):
             continue
-        attrs = {k: v for k, v in kwargs.items() if k != "visibility"}
+        # visibility, and macros' *_visibility (mx_op_package's cases_visibility), name users.
+        attrs = {k: v for k, v in kwargs.items() if not k.endswith("visibility")}
         deps = {_package_of(l, package) for l in _labels(attrs)}
         out.append((kind, name, sorted(deps)))
     return out

@@ -18,7 +18,7 @@
 #include "base/cpu_isa.h"
 #include "base/error.h"
 #include "base/strings.h"
-#include "ndarray/ops/image_kernels.h"
+#include "ndarray/ops/image/image_kernels.h"
 #include "ndarray/random.h"
 
 namespace mxnet::gluon::data::vision {
@@ -669,7 +669,7 @@ NDArray flip_top_bottom(const NDArray& src) {
 }
 
 namespace {
-// Runs a shared color kernel (ndarray/ops/image_kernels.h) into a new array.
+// Runs a shared color kernel (ndarray/ops/image/image_kernels.h) into a new array.
 template <typename K>
 NDArray ColorOp(const NDArray& src, const char* fn, K kernel) {
   CheckColorImage(src, fn);

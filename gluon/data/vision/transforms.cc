@@ -5,7 +5,7 @@
 
 #include "base/error.h"
 #include "base/strings.h"
-#include "ndarray/ops/image_kernels.h"
+#include "ndarray/ops/image/image_kernels.h"
 #include "ndarray/random.h"
 
 namespace mxnet::gluon::data::vision::transforms {
