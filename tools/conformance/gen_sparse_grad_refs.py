@@ -5,11 +5,11 @@
     $PY tools/conformance/gen_sparse_grad_refs.py
 
 writes
-  ndarray/ops/testdata/reduce/sparse_embedding.json   (//ndarray/ops:reduce_sparse_test)
+  ndarray/ops/testdata/reduce/sparse_embedding.json   (//ndarray/ops/reduce:reduce_sparse_embedding_test)
     Embedding(sparse_grad=True) under autograd with attach_grad(stype='row_sparse'): the
     gradient's storage type, indices, data and dense values (repeats summed; the layer used
     twice), and the dense gradient of the same graph.
-  ndarray/ops/testdata/optim/sparse.json              (//ndarray/ops:optim_sparse_test)
+  ndarray/ops/testdata/optim/sparse.json              (//ndarray/ops/optim:optim_sparse_test)
     sgd_update, sgd_mom_update, adam_update (lazy_update True and False) and
     sparse.adagrad_update on a dense weight with a row_sparse grad, out=weight: weight and
     states before and after.

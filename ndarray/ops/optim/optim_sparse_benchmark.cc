@@ -3,7 +3,7 @@
 // (lazy with the row_sparse gradient, MXNet's default), for tables of 1e5 and 1e6 rows x 64
 // float32. With sparse_grad the time follows the 128 touched rows, not the table; the dense
 // gradient (contrast) allocates, fills and updates the whole table each step.
-//   ./bazelw run -c opt --config=bench //ndarray/ops:optim_sparse_benchmark --
+//   ./bazelw run -c opt --config=bench //ndarray/ops/optim:optim_sparse_benchmark --
 //       --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 // Arguments: table rows, sparse_grad (1/0), optimizer (0 sgd, 1 adam).
 #include <benchmark/benchmark.h>
