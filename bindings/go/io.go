@@ -48,6 +48,9 @@ type LoadOptions struct {
 	RejectTrailingBytes bool
 	// KeepSparse makes sparse records UNIMPLEMENTED instead of densifying them.
 	KeepSparse bool
+	// MaxDensifiedBytes bounds the dense bytes one sparse record may expand to
+	// (RESOURCE_EXHAUSTED above it); 0 means the library's default, 1 GiB. ABI 1.3.
+	MaxDensifiedBytes uint64
 }
 
 func (o *LoadOptions) c() *C.mxc_ndarray_load_options {
@@ -61,6 +64,7 @@ func (o *LoadOptions) c() *C.mxc_ndarray_load_options {
 	if o.KeepSparse {
 		co.keep_sparse = 1
 	}
+	co.max_densified_bytes = C.uint64_t(o.MaxDensifiedBytes)
 	return co
 }
 

@@ -66,6 +66,23 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	near(t, must(arrays[0].Float32s()), []float32{1, 2, 3, 4, 5, 6}, 0)
 }
 
+// MaxDensifiedBytes bounds what one sparse record may densify to. sparse_v2.nd (written by MXNet
+// 1.9.1) holds a (3, 4) float32 csr (48 dense bytes) and a (4, 2) row_sparse (32 bytes).
+func TestLoadDensifyCap(t *testing.T) {
+	begin(t)
+	path := "../../ndarray/testdata/mx/sparse_v2.nd"
+	_, _, err := mxnet.Load(path, &mxnet.LoadOptions{MaxDensifiedBytes: 47})
+	wantErr(t, err, mxnet.CodeResourceExhausted, "would densify to 48 bytes")
+	arrays, names, err := mxnet.Load(path, &mxnet.LoadOptions{MaxDensifiedBytes: 48})
+	ok(err)
+	closeAll(t, arrays...)
+	if !reflect.DeepEqual(names, []string{"csr", "rsp"}) {
+		t.Fatalf("names %v", names)
+	}
+	near(t, must(arrays[0].Float32s()), []float32{1, 0, 2, 0, 0, 0, 0, 0, 0, 3, 0, 0}, 0)
+	near(t, must(arrays[1].Float32s()), []float32{0, 0, 1, -1, 0, 0, 0.5, 2}, 0)
+}
+
 // The real export in ../shared: the parameters fit the symbol's inferred shapes.
 func TestRealModelFiles(t *testing.T) {
 	begin(t)

@@ -51,6 +51,8 @@ if [ -n "$lib" ]; then
   cp -rL "$repo/c_api/include" "$src/c_api/include"
   mkdir -p "$src/gluon/nn/testdata"
   cp -L "$repo"/gluon/nn/testdata/cifar_*.nd "$src/gluon/nn/testdata/"
+  mkdir -p "$src/ndarray/testdata/mx"
+  cp -L "$repo"/ndarray/testdata/mx/sparse_v2.nd "$src/ndarray/testdata/mx/"
   cp -L "$lib" "$work/lib/libmxc.so.1"
   export CGO_LDFLAGS="-L$work/lib -Wl,-rpath,$work/lib"
   cd "$src/bindings/go"

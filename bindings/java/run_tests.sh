@@ -42,6 +42,10 @@ mkdir -p "$work/classes" "$work/tools" "$work/examples" "$work/test-classes" "$w
 real_repo="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
 shared="${MXNET_SHARED_DIR:-$(cd "$real_repo/.." && pwd)/shared}"
 mkdir -p "$work/tmp"
+# Files real MXNet wrote (//ndarray:io_testdata: from the runfiles, else the checkout).
+iodata="$here/../../ndarray/testdata/mx"
+[ -d "$iodata" ] || iodata="$real_repo/ndarray/testdata/mx"
+iodata="$(cd "$iodata" && pwd)"
 
 failed_steps=0
 step() { # step NAME CMD...: runs a compile step; a failure counts once
@@ -79,6 +83,7 @@ echo "== JUnit (console launcher)"
 log="$work/junit.log"
 java -XX:-UsePerfData -XX:+UseSerialGC -Djava.io.tmpdir="$work/tmp" \
   -Dmxc.library="$mxc" -Dmxc.jni.library="$jni" -Dmxc.shared.dir="$shared" -Dmxc.cli="$cli" \
+  -Dmxc.io.testdata="$iodata" \
   -Dmxc.ops.source="$here/src/main/java/org/mxnetcpp/Ops.java" \
   -jar "$junit" --disable-banner --disable-ansi-colors --details=tree --details-theme=ascii \
   --class-path "$work/classes:$work/tools:$work/examples:$work/test-classes" ${JUNIT_SELECT:---scan-class-path} \

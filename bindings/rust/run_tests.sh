@@ -59,6 +59,7 @@ if [ -n "${TEST_TMPDIR:-}" ]; then
   # The scenario tests' references: the C++ CLI from the runfiles, ../shared next to the source
   # tree this script (a runfiles symlink) lives in.
   export MXNET_CLI="${MXNET_CLI:-$runfiles/tools/mxnet/mxnet}"
+  export MXNET_IO_TESTDATA="${MXNET_IO_TESTDATA:-$runfiles/ndarray/testdata/mx}"
   repo_root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
   if [ -z "${MXNET_SHARED_DIR:-}" ] && [ -d "$repo_root/../shared/data" ]; then
     export MXNET_SHARED_DIR="$(cd "$repo_root/../shared" && pwd)"

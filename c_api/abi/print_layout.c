@@ -28,6 +28,7 @@ int main(void) {
   F(mxc_ndarray_load_options, device);
   F(mxc_ndarray_load_options, reject_trailing_bytes);
   F(mxc_ndarray_load_options, keep_sparse);
+  F(mxc_ndarray_load_options, max_densified_bytes);
   S(mxc_ndarray_save_options);
   F(mxc_ndarray_save_options, struct_size);
   F(mxc_ndarray_save_options, format);

@@ -62,6 +62,7 @@ mxnet::nd::LoadOptions ToLoadOptions(const mxc_ndarray_load_options* options) {
   lo.device = ToDevice(o.device, "options.device");
   lo.allow_trailing_bytes = !o.reject_trailing_bytes;
   lo.densify_sparse = !o.keep_sparse;
+  if (o.max_densified_bytes) lo.max_densified_bytes = o.max_densified_bytes;
   return lo;
 }
 

@@ -1,6 +1,7 @@
 /* mxc/ndarray.h: creation (zeros, host copy, zero-copy external memory), properties, copies,
  * views, files (MXNet-written .nd, round trips in every format, buffers) and DLPack. */
 #include <dlpack/dlpack.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "check.h"
@@ -168,6 +169,41 @@ static void test_load_mxnet_file(void) {
             "x.params");
 }
 
+/* max_densified_bytes (ABI 1.3) bounds what one sparse record may densify to. sparse_v2.nd
+ * (MXNet 1.9.1) holds a (3, 4) float32 csr (48 dense bytes) and a (4, 2) row_sparse (32 bytes). */
+static void test_densify_cap(void) {
+  char path[4200];
+  mxc_ndarray** arrays = NULL;
+  char** names = NULL;
+  size_t count = 0;
+  float v[12];
+  mxc_ndarray_load_options lo;
+  snprintf(path, sizeof path, "%sndarray/testdata/mx/sparse_v2.nd", data_dir());
+  memset(&lo, 0, sizeof lo);
+  lo.struct_size = sizeof lo;
+  lo.max_densified_bytes = 47; /* one byte short of the csr record */
+  CHECK_ERR(mxc_ndarray_load(path, &lo, &arrays, &names, &count), MXC_RESOURCE_EXHAUSTED,
+            "csr array of shape (3, 4) would densify to 48 bytes, more than "
+            "LoadOptions::max_densified_bytes (47)");
+  lo.max_densified_bytes = 48; /* exactly enough for both */
+  CHECK_OK(mxc_ndarray_load(path, &lo, &arrays, &names, &count));
+  CHECK(count == 2 && strcmp(names[0], "csr") == 0);
+  read_f32(arrays[0], v, 12);
+  CHECK(v[0] == 1.0f && v[2] == 2.0f && v[9] == 3.0f && v[1] == 0.0f);
+  mxc_ndarray_array_free(arrays, count);
+  mxc_string_array_free(names, count);
+  /* 0 is the 1 GiB default; an ABI 1.2 caller's smaller struct gets it too. */
+  lo.max_densified_bytes = 0;
+  CHECK_OK(mxc_ndarray_load(path, &lo, &arrays, &names, &count));
+  mxc_ndarray_array_free(arrays, count);
+  mxc_string_array_free(names, count);
+  lo.max_densified_bytes = 1;
+  lo.struct_size = offsetof(mxc_ndarray_load_options, max_densified_bytes);
+  CHECK_OK(mxc_ndarray_load(path, &lo, &arrays, &names, &count));
+  mxc_ndarray_array_free(arrays, count);
+  mxc_string_array_free(names, count);
+}
+
 /* Save then load, in every format, to a file and to memory. */
 static void test_round_trips(void) {
   float v[6] = {1.5f, -2, 3, 4, 5, 6}, out[6];
@@ -303,6 +339,7 @@ int main(void) {
   test_host_copy_and_external();
   test_views_and_copies();
   test_load_mxnet_file();
+  test_densify_cap();
   test_round_trips();
   test_dlpack();
   CHECK(live_handles() == live0); /* every handle freed */

@@ -1,7 +1,9 @@
 // Fuzz target: the C ABI's NDArray-file entry point (mxc_ndarray_load_from_buffer, .params/.nd,
-// .npy, .npz sniffed), with trailing bytes allowed and refused; a loaded file is saved again with
-// mxc_ndarray_save_to_buffer (V3 records) and reloaded with the same count, shapes and bytes.
-// Every handle, name array and buffer is freed (LeakSanitizer checks it in the clang build).
+// .npy, .npz sniffed), with trailing bytes allowed and refused and sparse records densifying to at
+// most 16 MiB (max_densified_bytes, ABI 1.3; finding #6 of docs/reliability.md); a loaded file is
+// saved again with mxc_ndarray_save_to_buffer (V3 records) and reloaded with the same count, shapes
+// and bytes. Every handle, name array and buffer is freed (LeakSanitizer checks it in the clang
+// build).
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -33,6 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::memset(&opts, 0, sizeof opts);
   opts.struct_size = sizeof opts;
   opts.reject_trailing_bytes = static_cast<int32_t>(size & 1);
+  opts.max_densified_bytes = uint64_t{16} << 20;
   mxc_ndarray** arrays = nullptr;
   char** names = nullptr;
   size_t count = 0;

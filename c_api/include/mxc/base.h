@@ -26,7 +26,7 @@
 #include <stdint.h>
 
 #define MXC_ABI_MAJOR 1
-#define MXC_ABI_MINOR 2
+#define MXC_ABI_MINOR 3
 /* (major << 16) | minor, what mxc_abi_version() returns. */
 #define MXC_ABI_VERSION ((MXC_ABI_MAJOR << 16) | MXC_ABI_MINOR)
 

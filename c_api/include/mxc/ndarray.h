@@ -139,6 +139,11 @@ typedef struct mxc_ndarray_load_options {
   int32_t reject_trailing_bytes;
   /* Nonzero: sparse records are MXC_UNIMPLEMENTED instead of being densified. */
   int32_t keep_sparse;
+  /* ABI 1.3: the most bytes a sparse record may densify to; a record beyond it is
+   * MXC_RESOURCE_EXHAUSTED naming the record and both sizes. 0: the default, 1 GiB. Set it to what
+   * the caller can afford when reading files from strangers (a few hundred bytes of csr header
+   * can describe gigabytes of dense data). */
+  uint64_t max_densified_bytes;
 } mxc_ndarray_load_options;
 
 typedef struct mxc_ndarray_save_options {

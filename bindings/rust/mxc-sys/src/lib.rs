@@ -46,7 +46,7 @@ opaque_types! {
 // ---- base.h ----
 
 pub const MXC_ABI_MAJOR: u32 = 1;
-pub const MXC_ABI_MINOR: u32 = 2;
+pub const MXC_ABI_MINOR: u32 = 3;
 pub const MXC_ABI_VERSION: u32 = (MXC_ABI_MAJOR << 16) | MXC_ABI_MINOR;
 
 /// Status codes (absl::StatusCode numbering).
@@ -133,6 +133,7 @@ pub struct mxc_ndarray_load_options {
     pub device: mxc_device,
     pub reject_trailing_bytes: i32,
     pub keep_sparse: i32,
+    pub max_densified_bytes: u64,
 }
 
 #[repr(C)]

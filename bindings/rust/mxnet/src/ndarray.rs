@@ -101,6 +101,9 @@ pub struct LoadOptions {
     pub reject_trailing_bytes: bool,
     /// Sparse records are `Unimplemented` errors instead of being densified.
     pub keep_sparse: bool,
+    /// The most bytes one sparse record may densify to (`ResourceExhausted` above it); 0 = the
+    /// library's default, 1 GiB. Lower it for files from strangers.
+    pub max_densified_bytes: u64,
 }
 
 impl LoadOptions {
@@ -110,6 +113,7 @@ impl LoadOptions {
             device: self.device.to_raw(),
             reject_trailing_bytes: self.reject_trailing_bytes as i32,
             keep_sparse: self.keep_sparse as i32,
+            max_densified_bytes: self.max_densified_bytes,
         }
     }
 }

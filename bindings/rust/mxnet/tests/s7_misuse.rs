@@ -136,6 +136,34 @@ fn trailing_bytes_are_ignored_or_rejected() {
     assert_eq!(e.code(), Code::DataLoss, "{e}");
 }
 
+/// `max_densified_bytes` bounds what one sparse record may densify to. sparse_v2.nd (written by
+/// MXNet 1.9.1; run_tests.sh sets MXNET_IO_TESTDATA under Bazel) holds a (3, 4) float32 csr (48
+/// dense bytes) and a (4, 2) row_sparse (32 bytes).
+#[test]
+fn sparse_records_densify_within_the_cap() {
+    let dir = std::env::var("MXNET_IO_TESTDATA").unwrap_or_else(|_| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../ndarray/testdata/mx").to_string()
+    });
+    let path = std::path::Path::new(&dir).join("sparse_v2.nd");
+    let capped = |max_densified_bytes| mxnet::LoadOptions {
+        max_densified_bytes,
+        ..Default::default()
+    };
+    let e = NDArray::load_with(&path, capped(47)).unwrap_err();
+    assert_eq!(e.code(), Code::ResourceExhausted, "{e}");
+    assert!(e.to_string().contains("would densify to 48 bytes"), "{e}");
+    let l = NDArray::load_with(&path, capped(48)).unwrap();
+    assert_eq!(l.names.as_deref(), Some(&["csr".to_string(), "rsp".to_string()][..]));
+    assert_eq!(
+        l.arrays[0].as_ref().unwrap().to_vec::<f32>().unwrap(),
+        [1.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.0]
+    );
+    assert_eq!(
+        l.arrays[1].as_ref().unwrap().to_vec::<f32>().unwrap(),
+        [0.0, 0.0, 1.0, -1.0, 0.0, 0.0, 0.5, 2.0]
+    );
+}
+
 #[test]
 fn devices_this_build_lacks() {
     // A CPU-only build names the missing device; a CUDA build creates the array.

@@ -708,7 +708,8 @@ JNIEXPORT jobjectArray JNICALL Java_org_mxnetcpp_Native_ndLoad(JNIEnv* env, jcla
                                                                jstring path, jbyteArray bytes,
                                                                jint type, jint id,
                                                                jboolean reject_trailing,
-                                                               jboolean keep_sparse) {
+                                                               jboolean keep_sparse,
+                                                               jlong max_densified_bytes) {
   (void)cls;
   mxc_ndarray_load_options o;
   memset(&o, 0, sizeof o);
@@ -716,6 +717,7 @@ JNIEXPORT jobjectArray JNICALL Java_org_mxnetcpp_Native_ndLoad(JNIEnv* env, jcla
   o.device = dev(type, id);
   o.reject_trailing_bytes = reject_trailing ? 1 : 0;
   o.keep_sparse = keep_sparse ? 1 : 0;
+  o.max_densified_bytes = (uint64_t)max_densified_bytes;
   mxc_ndarray** arrays = NULL;
   char** names = NULL;
   size_t count = 0;

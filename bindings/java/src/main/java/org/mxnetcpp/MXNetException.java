@@ -17,6 +17,8 @@ public class MXNetException extends RuntimeException {
   public static final int INVALID_ARGUMENT = 3;
   /** NOT_FOUND (5): a missing file, an unknown operator. */
   public static final int NOT_FOUND = 5;
+  /** RESOURCE_EXHAUSTED (8): out of memory, or a file asking for more than a set bound. */
+  public static final int RESOURCE_EXHAUSTED = 8;
   /** FAILED_PRECONDITION (9): e.g. the gradient of an array that is no variable. */
   public static final int FAILED_PRECONDITION = 9;
   /** OUT_OF_RANGE (11): an index or interval outside the valid range. */

@@ -728,10 +728,40 @@ public final class NDArray extends NativeResource {
    * @param rejectTrailingBytes trailing bytes after the data are a DATA_LOSS error (default: ignored,
    *     as MXNet does)
    * @param keepSparse sparse records are UNIMPLEMENTED instead of being densified
+   * @param maxDensifiedBytes the most bytes one sparse record may densify to (RESOURCE_EXHAUSTED
+   *     above it); 0: the library's default, 1 GiB (ABI 1.3)
    */
-  public record LoadOptions(Device device, boolean rejectTrailingBytes, boolean keepSparse) {
-    /** The defaults: cpu(0), trailing bytes ignored, sparse records densified. */
-    public static final LoadOptions DEFAULT = new LoadOptions(null, false, false);
+  public record LoadOptions(
+      Device device, boolean rejectTrailingBytes, boolean keepSparse, long maxDensifiedBytes) {
+    /** The defaults: cpu(0), trailing bytes ignored, sparse records densified up to 1 GiB. */
+    public static final LoadOptions DEFAULT = new LoadOptions(null, false, false, 0);
+
+    /**
+     * Checks maxDensifiedBytes (not negative).
+     *
+     * @param device where loaded arrays are placed (null: cpu(0))
+     * @param rejectTrailingBytes trailing bytes are a DATA_LOSS error
+     * @param keepSparse sparse records are UNIMPLEMENTED instead of being densified
+     * @param maxDensifiedBytes the densify cap in bytes; 0: 1 GiB
+     */
+    public LoadOptions {
+      if (maxDensifiedBytes < 0) {
+        throw new MXNetException(
+            MXNetException.INVALID_ARGUMENT,
+            "LoadOptions: maxDensifiedBytes " + maxDensifiedBytes + " is negative");
+      }
+    }
+
+    /**
+     * The options before ABI 1.3: the default densify cap.
+     *
+     * @param device where loaded arrays are placed (null: cpu(0))
+     * @param rejectTrailingBytes trailing bytes are a DATA_LOSS error
+     * @param keepSparse sparse records are UNIMPLEMENTED instead of being densified
+     */
+    public LoadOptions(Device device, boolean rejectTrailingBytes, boolean keepSparse) {
+      this(device, rejectTrailingBytes, keepSparse, 0);
+    }
   }
 
   /** File formats for saving. */
@@ -855,7 +885,9 @@ public final class NDArray extends NativeResource {
   private static Object[] load(String path, byte[] bytes, LoadOptions options) {
     LoadOptions o = options == null ? LoadOptions.DEFAULT : options;
     Device d = o.device() == null ? new Device(0, 0) : o.device();
-    return Native.ndLoad(path, bytes, d.type(), d.id(), o.rejectTrailingBytes(), o.keepSparse());
+    return Native.ndLoad(
+        path, bytes, d.type(), d.id(), o.rejectTrailingBytes(), o.keepSparse(),
+        o.maxDensifiedBytes());
   }
 
   private static Loaded loaded(Object[] r) {

@@ -16,7 +16,7 @@ final class Native {
   private Native() {}
 
   static final int ABI_MAJOR = 1;
-  static final int ABI_MINOR = 2;
+  static final int ABI_MINOR = 3;
 
   static {
     String mxc = System.getProperty("mxc.library");
@@ -103,7 +103,7 @@ final class Native {
   /** {long[] handles (0 for "none" records), String[] names or null}. */
   static native Object[] ndLoad(
       String path, byte[] bytes, int devType, int devId, boolean rejectTrailing,
-      boolean keepSparse);
+      boolean keepSparse, long maxDensifiedBytes);
 
   static native void ndSave(
       String path, long[] arrays, String[] names, int format, int version, boolean noFsync);

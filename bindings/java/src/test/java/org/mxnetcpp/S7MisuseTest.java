@@ -107,6 +107,29 @@ class S7MisuseTest {
         () -> NDArray.save(dir.resolve("no/such/dir/x.params"), List.of(NDArray.zeros(1)), null));
   }
 
+  /**
+   * maxDensifiedBytes bounds what one sparse record may densify to. sparse_v2.nd (written by MXNet
+   * 1.9.1) holds a (3, 4) float32 csr (48 dense bytes) and a (4, 2) row_sparse (32 bytes).
+   */
+  @Test
+  void sparseRecordsDensifyWithinTheCap() {
+    Path file = Path.of(System.getProperty("mxc.io.testdata", "../../ndarray/testdata/mx"))
+        .resolve("sparse_v2.nd");
+    assertMx(
+        MXNetException.RESOURCE_EXHAUSTED,
+        "would densify to 48 bytes",
+        () -> NDArray.loadFile(file, new NDArray.LoadOptions(null, false, false, 47)));
+    NDArray.Loaded l = NDArray.loadFile(file, new NDArray.LoadOptions(null, false, false, 48));
+    assertEquals(List.of("csr", "rsp"), l.names());
+    assertArrayEquals(
+        new float[] {1, 0, 2, 0, 0, 0, 0, 0, 0, 3, 0, 0}, l.arrays().get(0).toFloatArray());
+    assertArrayEquals(new float[] {0, 0, 1, -1, 0, 0, 0.5f, 2}, l.arrays().get(1).toFloatArray());
+    assertMx(
+        MXNetException.INVALID_ARGUMENT,
+        "maxDensifiedBytes -1 is negative",
+        () -> new NDArray.LoadOptions(null, false, false, -1));
+  }
+
   @Test
   void corruptFiles(@TempDir Path dir) throws Exception {
     byte[] good = NDArray.saveToBytes(List.of(NDArray.create(new float[] {1, 2, 3, 4})), null, null);
