@@ -138,6 +138,70 @@ NDArrayVec Block::operator()(const NDArrayVec& inputs) {
 
 NDArrayVec Block::CallForward(const NDArrayVec& inputs) { return forward(inputs); }
 
+// ---- Nested arguments. ----
+namespace {
+
+// The call_nested call in progress on this thread: Block::forward(NDArrayVec) of
+// `block` regroups its flat inputs with `in_format` and records what forward_nested returned.
+struct NestedCall {
+  const Block* block;
+  const std::string* in_format;
+  bool cached;             // a hybridized block: its trace records the output structure
+  bool inside = false;     // forward_nested is running (its own forward calls pass through)
+  std::string out_format;  // set when forward_nested ran
+  const NestedCall* outer;
+};
+thread_local const NestedCall* t_nested_call = nullptr;
+
+}  // namespace
+
+Nested Block::call_nested(const std::vector<Nested>& args) {
+  auto [flat, in_format] = Flatten(args);
+  const auto* hybrid = dynamic_cast<const HybridBlock*>(this);
+  bool cached = hybrid && hybrid->is_hybridized();
+  if (cached) {
+    std::lock_guard<std::mutex> l(nested_mu_);
+    if (nested_in_format_.empty()) {
+      nested_in_format_ = in_format;
+      nested_out_format_.clear();
+    } else if (nested_in_format_ != in_format) {
+      MX_THROW(absl::StatusCode::kInvalidArgument, class_name(),
+               ": the argument structure does not match the one the hybridized block was first "
+               "called with (stored format ",
+               nested_in_format_, ", input format ", in_format,
+               "); call hybridize() again to change it");
+    }
+  }
+  NestedCall call{this, &in_format, cached, false, {}, t_nested_call};
+  t_nested_call = &call;
+  struct Restore {
+    const NestedCall* outer;
+    ~Restore() { t_nested_call = outer; }
+  } restore{call.outer};
+  NDArrayVec out = (*this)(flat);
+  std::string out_format = call.out_format;
+  if (cached && out_format.empty()) {
+    // A cached graph's run calls no forward: the output structure is the one its trace recorded.
+    std::lock_guard<std::mutex> l(nested_mu_);
+    out_format = nested_out_format_;
+  }
+  if (!out_format.empty()) return Regroup(out, out_format);
+  if (out.size() == 1) return Nested(out[0]);
+  return Nested::List(std::vector<Nested>(out.begin(), out.end()));
+}
+
+Nested Block::forward_nested(const std::vector<Nested>& args) {
+  auto [flat, format] = Flatten(args);
+  for (const auto& a : args)
+    if (!a.is_array())
+      MX_THROW(absl::StatusCode::kInvalidArgument, class_name(),
+               " got None or nested arguments (format ", format,
+               "); override forward_nested to take them");
+  NDArrayVec out = forward(flat);
+  if (out.size() == 1) return Nested(out[0]);
+  return Nested::List(std::vector<Nested>(out.begin(), out.end()));
+}
+
 NDArray Block::forward(const NDArray& x) {
   if (forward_depth_ > 0)
     MX_THROW(absl::StatusCode::kUnimplemented, class_name(), " does not implement forward()");
@@ -154,6 +218,29 @@ NDArray Block::forward(const NDArray& x) {
 }
 
 NDArrayVec Block::forward(const NDArrayVec& inputs) {
+  // Reached from call_nested: forward_nested takes the structured arguments.
+  // (The deferred-initialization shape pass and a hybridize trace come here as well.)
+  if (auto* call = const_cast<NestedCall*>(t_nested_call);
+      call && call->block == this && !call->inside && forward_depth_ == 0) {
+    Nested args = Regroup(inputs, *call->in_format);
+    call->inside = true;
+    Nested out;
+    try {
+      out = forward_nested(args.list());
+    } catch (...) {
+      call->inside = false;
+      throw;
+    }
+    call->inside = false;
+    auto [flat, format] = Flatten({out});
+    // Flatten wraps the output in a list: drop that outer level again.
+    call->out_format = format.substr(1, format.size() - 2);
+    if (call->cached) {  // stored before the graph this trace builds can be replayed
+      std::lock_guard<std::mutex> l(nested_mu_);
+      nested_out_format_ = call->out_format;
+    }
+    return flat;
+  }
   if (forward_depth_ > 0)
     MX_THROW(absl::StatusCode::kUnimplemented, class_name(), " does not implement forward()");
   if (inputs.size() != 1)
@@ -378,6 +465,11 @@ void Block::reset_device(const std::vector<Device>& devices) {
 }
 
 void Block::hybridize(bool active, const HybridizeOptions& options) {
+  {
+    std::lock_guard<std::mutex> l(nested_mu_);
+    nested_in_format_.clear();
+    nested_out_format_.clear();
+  }
   for (auto& [_, c] : children_) c->hybridize(active, options);
 }
 

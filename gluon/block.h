@@ -21,10 +21,12 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "gluon/nested.h"
 #include "gluon/parameter.h"
 #include "ndarray/op.h"
 #include "symbol/executor.h"
@@ -124,10 +126,30 @@ class Block : public std::enable_shared_from_this<Block> {
   NDArray operator()(const NDArray& x);
   NDArrayVec operator()(const NDArrayVec& inputs);
 
+  // Calls the block on positional arguments that may be None or (nested) lists of arrays, like
+  // Gluon's forward(x, *args) (MXNet 1.9 _flatten/_regroup, gluon/nested.h): hooks and a
+  // hybridized block's graph see the flat arrays (None left out), forward_nested gets the
+  // structure back. Returns forward_nested's value; a block that overrides forward instead gives
+  // its output: the array when there is one, else a list. A hybridized HybridBlock keeps the
+  // argument structure of its first such call until hybridize() is called again; another
+  // structure is kInvalidArgument naming both (MXNet: "The argument structure of HybridBlock
+  // does not match the cached version"). Spelled like Python's call with one positional
+  // argument each (an NDArray or a Nested): block(x, Nested::List({h, c}), Nested()).
+  Nested call_nested(const std::vector<Nested>& args);
+  Nested operator()(const Nested& arg) { return call_nested({arg}); }
+  template <typename A, typename B, typename... Rest>
+  Nested operator()(const A& a, const B& b, const Rest&... rest) {
+    return call_nested({Nested(a), Nested(b), Nested(rest)...});
+  }
+
   // The computation. Override one of the two: the single-array form for one input and output,
   // the vector form for several.
   virtual NDArray forward(const NDArray& x);
   virtual NDArrayVec forward(const NDArrayVec& inputs);
+  // The computation on structured arguments (None, lists): override it instead of forward for
+  // such arguments. Its output may be nested too. The default hands arguments that are all
+  // arrays to forward and rejects others (kInvalidArgument naming their format).
+  virtual Nested forward_nested(const std::vector<Nested>& args);
 
   // Registers a child under `name` (default: its index among the children, like Sequential),
   // giving its parameters structured names "name.param". Returns the child.
@@ -230,6 +252,11 @@ class Block : public std::enable_shared_from_this<Block> {
  private:
   void CollectParams(const std::string& prefix, ParameterDict* out) const;
   int forward_depth_ = 0;  // detects a forward that overrides neither form
+  // call_nested of a hybridized block: the argument structure of the first call and
+  // the output structure its trace recorded ("" before).
+  std::mutex nested_mu_;
+  std::string nested_in_format_;
+  std::string nested_out_format_;
 };
 
 // A block that can be traced into a graph and run by the optimized executor.
