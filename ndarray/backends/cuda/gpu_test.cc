@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <functional>
 #include <numeric>
+#include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -17,6 +19,7 @@
 #include "base/error.h"
 #include "ndarray/backends/backend.h"
 #include "ndarray/ndarray.h"
+#include "ndarray/op.h"
 #include "ndarray/storage.h"
 
 #ifdef MXNET_CUDA
@@ -186,6 +189,56 @@ TEST(Gpu, CopyBetweenGpus) {
   NDArray g1 = g0.copyto(gpu(1));
   EXPECT_EQ(g1.device(), gpu(1));
   EXPECT_EQ(g1.ToVector<int32_t>(), v);
+  // Direct peer copies (ndarray/device_copy.h), queued on the streams: there and back, into an
+  // existing array right after it was written on its own device, and between views.
+  std::vector<float> big(1 << 20);
+  std::iota(big.begin(), big.end(), 0.5f);
+  NDArray a0 = NDArray::FromVector(big, Shape{1024, 1024}, gpu(0));
+  NDArray a1 = a0.copyto(gpu(1));
+  NDArray b0(Shape{1024, 1024}, gpu(0));
+  b0.SyncCopyFromCPU(std::vector<float>(big.size(), -1.f).data(), big.size() * sizeof(float));
+  a1.as_in_context(gpu(0)).copy().copyto(b0);
+  EXPECT_EQ(b0.ToVector<float>(), big);
+  NDArray part(Shape{2, 1024}, gpu(1));
+  a0.slice(5, 7).copyto(part);
+  EXPECT_EQ(part.ToVector<float>(),
+            std::vector<float>(big.begin() + 5 * 1024, big.begin() + 7 * 1024));
+}
+
+// An op without a GPU kernel runs on the CPU (ndarray/op.cc's GPU fallback) and gives the CPU's
+// values on the GPU, also in place. The op is registered here (CPU kernel only), so the GPU
+// check binaries need not link the operator libraries.
+TEST(Gpu, OpsWithoutAGpuKernelFallBackToTheCpu) {
+  static const Op& op =
+      OpRegistry::Register("_gpu_test_two_x_plus_one")
+          .set_num_inputs(1)
+          .set_kernel({DeviceType::kCPU, Backend::kReference},
+                      [](const OpContext& ctx, const OpAttrs&, std::span<const NDArray> in,
+                         std::span<const NDArray> out) {
+                        EXPECT_EQ(ctx.device, cpu());
+                        const float* x = in[0].data<float>();
+                        float* y = out[0].data<float>();
+                        for (int64_t i = 0; i < in[0].size(); ++i) y[i] = 2 * x[i] + 1;
+                      })
+          .set_non_differentiable();
+  MX_NEED_GPU(1);
+  const char* env = std::getenv("MXNET_GPU_FALLBACK");
+  std::optional<std::string> mode;
+  if (env) mode = env;
+  setenv("MXNET_GPU_FALLBACK", "silent", 1);  // the check script runs with =error
+  std::vector<float> v(1000), want(1000);
+  std::iota(v.begin(), v.end(), -10.f);
+  for (size_t i = 0; i < v.size(); ++i) want[i] = 2 * v[i] + 1;
+  NDArray g = NDArray::FromVector(v, Shape{10, 100}, gpu(0));
+  NDArrayVec y = Invoke(op, OpAttrs::Parse(op, {}), std::vector<NDArray>{g});
+  EXPECT_EQ(y[0].device(), gpu(0));
+  EXPECT_EQ(y[0].ToVector<float>(), want);
+  InvokeInto(op, OpAttrs::Parse(op, {}), std::vector<NDArray>{g}, std::vector<NDArray>{g});
+  EXPECT_EQ(g.ToVector<float>(), want);
+  if (mode)
+    setenv("MXNET_GPU_FALLBACK", mode->c_str(), 1);
+  else
+    unsetenv("MXNET_GPU_FALLBACK");
 }
 
 TEST(Gpu, StorageUsesTheCachingAllocator) {
