@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <memory>
 #include <mutex>
 #include <shared_mutex>
+#include <unordered_map>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
@@ -150,8 +152,8 @@ bool SameBytes(const NDArray& a, const NDArray& b) {
          a.storage_offset() == b.storage_offset() && a.nbytes() == b.nbytes();
 }
 
-void RunOnCpu(const Op& op, const OpContext& ctx, const OpAttrs& attrs,
-              std::span<const NDArray> in, std::span<const NDArray> out) {
+void RunOnCpu(const Op& op, const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArray> in,
+              std::span<const NDArray> out) {
   std::vector<NDArray> cin(in.size()), cout(out.size());
   for (size_t i = 0; i < in.size(); ++i) {
     if (in[i].device().type != DeviceType::kGPU) {
@@ -226,13 +228,62 @@ const FCompute& GpuFallback(const Op& op) {
 }
 }  // namespace
 
+// ---- Kernels of device libraries, by op name (ndarray/device_kernels.h, declared there). ----
+void RegisterDeviceKernel(const std::string& op_name, KernelKey key, FCompute fn,
+                          FSupports supports);
+
+namespace {
+struct DeviceKernels {
+  std::shared_mutex mu;
+  // Nodes and entries are never removed or moved (SelectKernel hands out references to their
+  // FCompute; DeviceKernelsOf the address of a node's vector, read under the lock).
+  std::unordered_map<std::string, std::vector<std::unique_ptr<Op::KernelEntry>>> by_op;
+};
+DeviceKernels& GetDeviceKernels() {
+  static DeviceKernels* k = new DeviceKernels();
+  return *k;
+}
+// The entries for `op` (sorted: higher backends first), or null.
+const std::vector<std::unique_ptr<Op::KernelEntry>>* DeviceKernelsOf(const Op& op) {
+  DeviceKernels& k = GetDeviceKernels();
+  std::shared_lock l(k.mu);
+  auto it = k.by_op.find(op.name);
+  return it == k.by_op.end() ? nullptr : &it->second;
+}
+}  // namespace
+
+void RegisterDeviceKernel(const std::string& op_name, KernelKey key, FCompute fn,
+                          FSupports supports) {
+  if (key.device == DeviceType::kCPU)
+    MX_THROW(absl::StatusCode::kInternal, op_name,
+             ": RegisterDeviceKernel is for device kernels; register CPU kernels with the op");
+  DeviceKernels& k = GetDeviceKernels();
+  std::unique_lock l(k.mu);
+  auto& v = k.by_op[op_name];
+  for (const auto& e : v)
+    if (e->key == key) MX_THROW(absl::StatusCode::kInternal, op_name, ": kernel registered twice");
+  v.push_back(
+      std::make_unique<Op::KernelEntry>(Op::KernelEntry{key, std::move(fn), std::move(supports)}));
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
+    return static_cast<int>(a->key.backend) > static_cast<int>(b->key.backend);
+  });
+}
+
 const FCompute& Op::SelectKernel(DeviceType dev, const OpAttrs& attrs,
                                  std::span<const NDArray> in) const {
   // CPU variants (pinned/shared memory) run CPU kernels.
   DeviceType d = dev == DeviceType::kGPU ? DeviceType::kGPU : DeviceType::kCPU;
   for (const auto& k : kernels)
     if (k.key.device == d && (!k.supports || k.supports(attrs, in))) return k.fn;
-  if (d == DeviceType::kGPU) return GpuFallback(*this);
+  if (d == DeviceType::kGPU) {
+    if (const auto* extra = DeviceKernelsOf(*this)) {
+      DeviceKernels& dk = GetDeviceKernels();
+      std::shared_lock l(dk.mu);
+      for (const auto& k : *extra)
+        if (k->key.device == d && (!k->supports || k->supports(attrs, in))) return k->fn;
+    }
+    return GpuFallback(*this);
+  }
   MX_THROW(absl::StatusCode::kUnimplemented, name, ": no kernel for ", Device{dev, 0}.ToString(),
            " and these inputs");
 }
@@ -240,12 +291,21 @@ const FCompute& Op::SelectKernel(DeviceType dev, const OpAttrs& attrs,
 const FCompute* Op::FindKernel(KernelKey key) const {
   for (const auto& k : kernels)
     if (k.key == key) return &k.fn;
+  if (const auto* extra = DeviceKernelsOf(*this)) {
+    std::shared_lock l(GetDeviceKernels().mu);
+    for (const auto& k : *extra)
+      if (k->key == key) return &k->fn;
+  }
   return nullptr;
 }
 
 std::vector<KernelKey> Op::Kernels() const {
   std::vector<KernelKey> out;
   for (const auto& k : kernels) out.push_back(k.key);
+  if (const auto* extra = DeviceKernelsOf(*this)) {
+    std::shared_lock l(GetDeviceKernels().mu);
+    for (const auto& k : *extra) out.push_back(k->key);
+  }
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include "autograd/autograd.h"
 #include "base/error.h"
 #include "ndarray/backends/cuda/testing/fake_gpu_backend.h"
+#include "ndarray/device_kernels.h"
 #include "ndarray/ndarray.h"
 #include "ndarray/op.h"
 #include "symbol/executor.h"
@@ -263,6 +264,56 @@ TEST(GpuFallback, RegisteredGpuKernelsRunWithoutFallback) {
   NDArrayVec y64 = Invoke(op, OpAttrs::Parse(op, {}), std::vector<NDArray>{x64});
   EXPECT_EQ(y64[0].device(), gpu(0));
   EXPECT_EQ(y64[0].ToVector<double>(), (std::vector<double>{2, 4, 6}));
+}
+
+// Kernels registered by op name from a device library (ndarray/device_kernels.h), here before
+// the op itself exists.
+TEST(GpuFallback, DeviceKernelsRegisteredByNameAreSelected) {
+  Calls();
+  int gpu_calls = 0;
+  RegisterDeviceKernel(
+      "_test_late_op", {DeviceType::kGPU, Backend::kCuda},
+      [&gpu_calls](const OpContext&, const OpAttrs&, std::span<const NDArray> in,
+                   std::span<const NDArray> out) {
+        ++gpu_calls;
+        in[0].copyto(out[0]);  // within gpu(0)
+      },
+      [](const OpAttrs&, std::span<const NDArray> in) { return in[0].size() < 100; });
+  EXPECT_THROW(RegisterDeviceKernel("_test_late_op", {DeviceType::kGPU, Backend::kCuda},
+                                    [](const OpContext&, const OpAttrs&, std::span<const NDArray>,
+                                       std::span<const NDArray>) {}),
+               Error);  // twice
+  EXPECT_THROW(RegisterDeviceKernel("_test_late_op", {DeviceType::kCPU, Backend::kOptimized},
+                                    [](const OpContext&, const OpAttrs&, std::span<const NDArray>,
+                                       std::span<const NDArray>) {}),
+               Error);  // CPU kernels belong to the op
+  Op& op = OpRegistry::Register("_test_late_op");
+  op.set_num_inputs(1)
+      .set_kernel({DeviceType::kCPU, Backend::kReference},
+                  [](const OpContext&, const OpAttrs&, std::span<const NDArray> in,
+                     std::span<const NDArray> out) {
+                    std::vector<double> v = in[0].ToVector<double>();
+                    for (double& e : v) e = -e;
+                    NDArray::FromVector(v, in[0].shape(), cpu(), out[0].dtype()).copyto(out[0]);
+                  })
+      .set_non_differentiable();
+  ASSERT_NE(op.FindKernel({DeviceType::kGPU, Backend::kCuda}), nullptr);
+  EXPECT_EQ(op.Kernels().size(), 2u);
+  ScopedEnv quiet("MXNET_GPU_FALLBACK", "silent");
+  NDArray x = NDArray::FromVector<float>({1, 2, 3}, Shape{3}, gpu(0));
+  int to_host = Calls().to_host;
+  NDArrayVec y = Invoke(op, OpAttrs::Parse(op, {}), std::vector<NDArray>{x});
+  EXPECT_EQ(gpu_calls, 1);
+  EXPECT_EQ(Calls().to_host, to_host);
+  EXPECT_EQ(y[0].ToVector<float>(), (std::vector<float>{1, 2, 3}));
+  // Not taken (FSupports): the CPU fallback; CPU arrays: the CPU kernel.
+  NDArray big = NDArray::Full(Shape{200}, 2.0, gpu(0));
+  EXPECT_EQ(Invoke(op, OpAttrs::Parse(op, {}), std::vector<NDArray>{big})[0].ToVector<float>(),
+            std::vector<float>(200, -2.0f));
+  EXPECT_EQ(Invoke(op, OpAttrs::Parse(op, {}), std::vector<NDArray>{x.copyto(cpu())})[0]
+                .ToVector<float>(),
+            (std::vector<float>{-1, -2, -3}));
+  EXPECT_EQ(gpu_calls, 1);
 }
 
 TEST(GpuFallback, AutogradGradientsFlowBackToGpuArrays) {
