@@ -24,6 +24,14 @@
 
 #ifdef MXNET_CUDA
 #include <cuda_runtime_api.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "base/strings.h"
+#include "ndarray/backends/cuda/elemwise_gpu.h"
+#include "ndarray/backends/cuda/elemwise_kernels.h"
 #endif
 
 namespace mxnet::backends::cuda {
@@ -325,6 +333,122 @@ TEST(Gpu, BlockUsedOnAnotherStreamWaitsForItsEvent) {
   cudaStreamDestroy(s2);
 }
 #endif
+
+#ifdef MXNET_CUDA
+// The generic elementwise kernel (elemwise_kernels.cu) against its own per-thread body run on the
+// host (elemwise_plan_test checks that body against the registry's CPU reference kernels), for
+// every op, float32 and float64, vectorized and misaligned (scalar) plans, with a tail and with
+// a grid-stride loop: the same bits for the exact ops, a few ulp for CUDA's math functions.
+TEST(Gpu, ElementwiseKernelMatchesTheHostRunOfItsBody) {
+  MX_NEED_GPU(1);
+  const int sms = GetGpuProperties(0).multiprocessors;
+  auto host_run = [](EwOp op, bool dbl, double s, std::vector<double> a, std::vector<double> b) {
+    std::vector<double> out(a.size());
+    EwDispatch(op, dbl, 1, [&]<EwOp OP, typename T, int VEC>() {
+      std::vector<T> x(a.begin(), a.end()), y(b.begin(), b.end()), o(a.size());
+      for (size_t i = 0; i < a.size(); ++i)
+        ElemwiseThread<OP, T, 1>(static_cast<int64_t>(i), static_cast<int64_t>(a.size()), o.data(),
+                                 x.data(), y.data(), static_cast<T>(s), 0,
+                                 static_cast<int64_t>(a.size()));
+      out.assign(o.begin(), o.end());
+    });
+    return out;
+  };
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<double> u(-25, 25);
+  for (int k = 0; k < static_cast<int>(EwOp::kCount); ++k) {
+    const EwOp op = static_cast<EwOp>(k);
+    const bool exact = op != EwOp::kSqrt && op != EwOp::kExp && op != EwOp::kLog &&
+                       op != EwOp::kTanh && op != EwOp::kSigmoid && op != EwOp::kSoftrelu &&
+                       op != EwOp::kSoftsign;
+    for (bool dbl : {false, true}) {
+      const DType t = dbl ? DType::kFloat64 : DType::kFloat32;
+      for (int64_t n : {int64_t{1}, int64_t{1003}, (int64_t{1} << 18) + 3}) {
+        for (int64_t off : {0, 1}) {
+          SCOPED_TRACE(StrCat("op ", k, " ", DTypeName(t), " n=", n, " offset=", off));
+          std::vector<double> a(n + off), b(n + off);
+          for (auto& v : a) v = u(gen);
+          for (auto& v : b) v = u(gen);
+          if (op == EwOp::kSqrt || op == EwOp::kLog)
+            for (auto& v : a) v = std::fabs(v);
+          a[off] = 0.0;  // a few special values
+          if (n > 2) a[off + 1] = -0.0, a[off + 2] = NAN;
+          NDArray ga = NDArray::FromVector(a, Shape{n + off}, gpu(0), t).slice(off, n + off);
+          NDArray gb = NDArray::FromVector(b, Shape{n + off}, gpu(0), t).slice(off, n + off);
+          NDArray go(Shape{n}, gpu(0), t);
+          EwCall call{op, 0.37};
+          // The large case on a grid of 32 blocks (as if the GPU had one multiprocessor), so the
+          // grid-stride loop runs many times.
+          const bool large = n > 10000;
+          ElemwisePlan plan = PlanFor(call, go, std::vector<NDArray>{ga, gb}, large ? 1 : sms);
+          if (off == 0) {
+            EXPECT_EQ(plan.vec, dbl ? 2 : 4) << plan.ToString();
+          }
+          if (large) {
+            EXPECT_EQ(plan.grid, kBlocksPerSm);
+          }
+          cudaSetDevice(0);
+          const char* err =
+              LaunchElemwise(op, dbl, plan, go.data_ptr(), ga.data_ptr(),
+                             EwArity(op) == 2 ? gb.data_ptr() : nullptr, call.scalar, Stream(0));
+          ASSERT_EQ(err, nullptr) << err;
+          std::vector<double> want =
+              host_run(op, dbl, call.scalar, std::vector<double>(a.begin() + off, a.end()),
+                       std::vector<double>(b.begin() + off, b.end()));
+          std::vector<double> got = go.ToVector<double>();
+          int bad = 0;
+          for (int64_t i = 0; i < n && bad < 5; ++i) {
+            double g = got[i], w = want[i];
+            if (std::isnan(g) && std::isnan(w)) continue;
+            bool ok = exact ? std::memcmp(&g, &w, sizeof g) == 0
+                            : std::fabs(g - w) <= (dbl ? 4e-15 : 8e-7) * std::fabs(w) + 1e-37;
+            if (!ok) {
+              ++bad;
+              ADD_FAILURE() << "element " << i << ": GPU " << g << ", host " << w;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// Registered ops reach the kernel by name through dispatch, with no CPU fallback. The operator
+// libraries are not linked here, so the test registers a stand-in elemwise_add (CPU kernel only).
+TEST(Gpu, ElementwiseOpsDispatchToTheirGpuKernel) {
+  static const Op* add = [] {
+    if (const Op* op = OpRegistry::Find("elemwise_add")) return op;
+    return static_cast<const Op*>(
+        &OpRegistry::Register("elemwise_add")
+             .set_num_inputs(2)
+             .set_kernel({DeviceType::kCPU, Backend::kReference},
+                         [](const OpContext&, const OpAttrs&, std::span<const NDArray> in,
+                            std::span<const NDArray> out) {
+                           for (int64_t i = 0; i < in[0].size(); ++i)
+                             out[0].data<float>()[i] =
+                                 in[0].data<float>()[i] + in[1].data<float>()[i];
+                         })
+             .set_non_differentiable());
+  }();
+  ASSERT_NE(add->FindKernel({DeviceType::kGPU, Backend::kCuda}), nullptr);
+  MX_NEED_GPU(1);
+  const char* env = std::getenv("MXNET_GPU_FALLBACK");
+  std::optional<std::string> mode;
+  if (env) mode = env;
+  setenv("MXNET_GPU_FALLBACK", "error", 1);  // a fallback would throw
+  std::vector<float> x(1000), y(1000), want(1000);
+  for (int i = 0; i < 1000; ++i) x[i] = 0.5f * i, y[i] = 1.0f / (i + 1), want[i] = x[i] + y[i];
+  NDArrayVec z = Invoke(*add, OpAttrs::Parse(*add, {}),
+                        std::vector<NDArray>{NDArray::FromVector(x, Shape{1000}, gpu(0)),
+                                             NDArray::FromVector(y, Shape{1000}, gpu(0))});
+  EXPECT_EQ(z[0].device(), gpu(0));
+  EXPECT_EQ(z[0].ToVector<float>(), want);
+  if (mode)
+    setenv("MXNET_GPU_FALLBACK", mode->c_str(), 1);
+  else
+    unsetenv("MXNET_GPU_FALLBACK");
+}
+#endif  // MXNET_CUDA
 
 TEST(Gpu, OutOfMemoryIsResourceExhausted) {
   MX_NEED_GPU(1);
