@@ -4,6 +4,7 @@
 #include <map>
 
 #include "base/error.h"
+#include "base/half.h"
 
 #ifdef MXNET_CUDA
 #include <cuda_runtime_api.h>
@@ -77,10 +78,29 @@ std::optional<EwCall> ResolveElemwise(const OpAttrs& attrs) {
   return std::nullopt;
 }
 
+std::optional<EwDType> EwDTypeOf(DType t) {
+  switch (t) {
+    case DType::kFloat32:
+      return EwDType::kFloat32;
+    case DType::kFloat64:
+      return EwDType::kFloat64;
+    case DType::kFloat16:
+      return EwDType::kFloat16;
+    default:
+      return std::nullopt;
+  }
+}
+
+double EwScalarFor(DType t, double s) {
+  if (t == DType::kFloat32) return static_cast<float>(s);
+  if (t == DType::kFloat16) return static_cast<float>(Half(static_cast<float>(s)));
+  return s;
+}
+
 bool ElemwiseGpuSupports(const OpAttrs& attrs, std::span<const NDArray> in) {
   if (in.empty()) return false;
   const DType t = in[0].dtype();
-  if (t != DType::kFloat32 && t != DType::kFloat64) return false;
+  if (!EwDTypeOf(t)) return false;
   for (const NDArray& x : in)
     if (x.dtype() != t || x.is_sparse() || x.shape() != in[0].shape()) return false;
   std::optional<EwCall> c = ResolveElemwise(attrs);
@@ -111,9 +131,11 @@ void ElemwiseGpuKernel(const OpContext& ctx, const OpAttrs& attrs, std::span<con
   ElemwisePlan plan = PlanFor(*call, out[0], in, sm);
   if (plan.grid == 0) return;
   cudaSetDevice(id);
-  const char* err = LaunchElemwise(
-      call->op, out[0].dtype() == DType::kFloat64, plan, out[0].data_ptr(), in[0].data_ptr(),
-      EwArity(call->op) == 2 ? in[1].data_ptr() : nullptr, call->scalar, Stream(id));
+  const DType t = out[0].dtype();
+  const char* err =
+      LaunchElemwise(call->op, *EwDTypeOf(t), plan, out[0].data_ptr(), in[0].data_ptr(),
+                     EwArity(call->op) == 2 ? in[1].data_ptr() : nullptr,
+                     EwScalarFor(t, call->scalar), Stream(id));
   if (err)
     MX_THROW(absl::StatusCode::kInternal, attrs.op()->name, " on ", ctx.device.ToString(),
              ": elementwise kernel launch failed (", plan.ToString(), "): ", err);

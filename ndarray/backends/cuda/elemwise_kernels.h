@@ -6,10 +6,10 @@
 
 namespace mxnet::backends::cuda {
 
-// Queues out[i] = op(a[i], b[i] or scalar) for the plan's n elements (float64 when is_double,
-// else float32) on `stream` (a cudaStream_t of the current device). Returns nullptr, or the CUDA
-// error of the launch ("cudaErrorInvalidConfiguration: ...").
-const char* LaunchElemwise(EwOp op, bool is_double, const ElemwisePlan& plan, void* out,
-                           const void* a, const void* b, double scalar, void* stream);
+// Queues out[i] = op(a[i], b[i] or scalar) for the plan's n elements of type `t` on `stream` (a
+// cudaStream_t of the current device). `scalar` is the compute-type value (EwScalarFor). Returns
+// nullptr, or the CUDA error of the launch.
+const char* LaunchElemwise(EwOp op, EwDType t, const ElemwisePlan& plan, void* out, const void* a,
+                           const void* b, double scalar, void* stream);
 
 }  // namespace mxnet::backends::cuda

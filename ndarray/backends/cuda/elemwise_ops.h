@@ -1,11 +1,13 @@
 // The generic elementwise kernel's ops and per-thread body, compiled both by nvcc (device code in
 // elemwise_kernels.cu) and by the host compiler (elemwise_plan_test runs the same body over the
 // same plan on the CPU, thread by thread, and compares it with the registry's CPU kernels).
-// Plain C++ plus CUDA qualifiers: no project headers, so nvcc needs nothing else.
+// Plain C++ plus CUDA qualifiers: no project headers, so nvcc needs nothing else (the host's
+// float16 conversions are declared here and defined in elemwise_plan.cc).
 //
-// Every op maps (a, b) -> out in the element type T (float or double): a is input 0, b input 1
-// (binary ops) or the op's scalar (scalar ops; unary ops ignore it). The math is the CPU
-// reference kernels' (ndarray/ops/elemwise/elemwise_util.h, core/basic.cc, nn/nn_act.cc) in T:
+// Every op maps (a, b) -> out in the compute type T (float for float32 and float16, double for
+// float64): a is input 0, b input 1 (binary ops) or the op's scalar (scalar ops; unary ops ignore
+// it). The math is the CPU reference kernels' (ndarray/ops/elemwise/elemwise_util.h,
+// core/basic.cc, nn/nn_act.cc) in T:
 // add, sub, mul, div, neg, abs, square and both relus give the same bits as the CPU; sqrt, exp,
 // log, tanh, sigmoid, softrelu and softsign use CUDA's math library, within a few ulp of the CPU's
 // (Activation's CPU reference computes in double).
@@ -15,6 +17,7 @@
 #include <cstdint>
 
 #if defined(__CUDACC__)
+#include <cuda_fp16.h>
 #define MX_HD __host__ __device__ __forceinline__
 #else
 #define MX_HD inline
@@ -118,19 +121,57 @@ MX_HD T EwApply(T a, T b) {
   return a;
 }
 
-template <typename T, int VEC>
-struct alignas(sizeof(T) * VEC) EwVec {
-  T v[VEC];
+// Element storage types: float, double, and EwHalf (IEEE binary16 bits). EwType<S>::Acc is the
+// type the math runs in (float for EwHalf, as the CPU kernels' AccType); Load/Store convert with
+// round to nearest even (CUDA's intrinsics on the device; base/half.h's on the host, through
+// EwHalfToFloat/EwFloatToHalf defined in elemwise_plan.cc).
+struct EwHalf {
+  uint16_t bits;
+};
+float EwHalfToFloat(uint16_t bits);
+uint16_t EwFloatToHalf(float f);
+
+template <typename S>
+struct EwType {
+  using Acc = S;
+  MX_HD static Acc Load(S x) { return x; }
+  MX_HD static S Store(Acc a) { return a; }
+};
+template <>
+struct EwType<EwHalf> {
+  using Acc = float;
+  MX_HD static float Load(EwHalf h) {
+#if defined(__CUDA_ARCH__)
+    return __half2float(__ushort_as_half(h.bits));
+#else
+    return EwHalfToFloat(h.bits);
+#endif
+  }
+  MX_HD static EwHalf Store(float f) {
+#if defined(__CUDA_ARCH__)
+    return EwHalf{__half_as_ushort(__float2half_rn(f))};
+#else
+    return EwHalf{EwFloatToHalf(f)};
+#endif
+  }
+};
+
+template <typename S, int VEC>
+struct alignas(sizeof(S) * VEC) EwVec {
+  S v[VEC];
 };
 
 // The work of thread `tid` of `stride` threads over a plan (elemwise_plan.h): vectors
 // tid, tid + stride, ... of [0, n_vec), then elements n_vec * VEC + tid, + stride, ... of the tail.
-// `b` is read only for binary ops; otherwise `s` is the second operand.
-template <EwOp OP, typename T, int VEC>
-MX_HD void ElemwiseThread(int64_t tid, int64_t stride, T* out, const T* a, const T* b, T s,
-                          int64_t n_vec, int64_t n) {
+// `b` is read only for binary ops; otherwise `s` (already the Acc value of DType(scalar), as the
+// CPU's scalar ops use it) is the second operand.
+template <EwOp OP, typename S, int VEC>
+MX_HD void ElemwiseThread(int64_t tid, int64_t stride, S* out, const S* a, const S* b,
+                          typename EwType<S>::Acc s, int64_t n_vec, int64_t n) {
+  using E = EwType<S>;
+  using A = typename E::Acc;
   constexpr bool kBinary = EwArity(OP) == 2;
-  using V = EwVec<T, VEC>;
+  using V = EwVec<S, VEC>;
   const V* va = reinterpret_cast<const V*>(a);
   const V* vb = reinterpret_cast<const V*>(b);
   V* vo = reinterpret_cast<V*>(out);
@@ -141,34 +182,43 @@ MX_HD void ElemwiseThread(int64_t tid, int64_t stride, T* out, const T* a, const
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-      for (int k = 0; k < VEC; ++k) o.v[k] = EwApply<OP, T>(x.v[k], y.v[k]);
+      for (int k = 0; k < VEC; ++k)
+        o.v[k] = E::Store(EwApply<OP, A>(E::Load(x.v[k]), E::Load(y.v[k])));
     } else {
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-      for (int k = 0; k < VEC; ++k) o.v[k] = EwApply<OP, T>(x.v[k], s);
+      for (int k = 0; k < VEC; ++k) o.v[k] = E::Store(EwApply<OP, A>(E::Load(x.v[k]), s));
     }
     vo[i] = o;
   }
   for (int64_t j = n_vec * VEC + tid; j < n; j += stride)
-    out[j] = EwApply<OP, T>(a[j], kBinary ? b[j] : s);
+    out[j] = E::Store(EwApply<OP, A>(E::Load(a[j]), kBinary ? E::Load(b[j]) : s));
 }
 
-// Calls f.template operator()<OP, T, VEC>() for the runtime op, element type (double when
-// is_double, else float) and vector width (1, 2 or 4 for float; 1 or 2 for double). Returns
-// false for a combination it does not have.
-template <typename T, EwOp OP, typename F>
+// The element types the kernel has.
+enum class EwDType : int { kFloat32, kFloat64, kFloat16 };
+
+// Calls f.template operator()<OP, S, VEC>() for the runtime op, element type and vector width
+// (1 up to 16 bytes / sizeof(S)). Returns false for a combination it does not have.
+template <typename S, EwOp OP, typename F>
 bool EwDispatchVec(int vec, F& f) {
   switch (vec) {
     case 1:
-      f.template operator()<OP, T, 1>();
+      f.template operator()<OP, S, 1>();
       return true;
     case 2:
-      f.template operator()<OP, T, 2>();
+      f.template operator()<OP, S, 2>();
       return true;
     case 4:
-      if constexpr (sizeof(T) == 4) {
-        f.template operator()<OP, T, 4>();
+      if constexpr (sizeof(S) <= 4) {
+        f.template operator()<OP, S, 4>();
+        return true;
+      }
+      return false;
+    case 8:
+      if constexpr (sizeof(S) <= 2) {
+        f.template operator()<OP, S, 8>();
         return true;
       }
       return false;
@@ -178,12 +228,19 @@ bool EwDispatchVec(int vec, F& f) {
 }
 
 template <typename F>
-bool EwDispatch(EwOp op, bool is_double, int vec, F&& f) {
+bool EwDispatch(EwOp op, EwDType t, int vec, F&& f) {
   switch (op) {
-#define MX_EW_DISPATCH(NAME, ARITY, EXPR)                        \
-  case EwOp::NAME:                                               \
-    return is_double ? EwDispatchVec<double, EwOp::NAME>(vec, f) \
-                     : EwDispatchVec<float, EwOp::NAME>(vec, f);
+#define MX_EW_DISPATCH(NAME, ARITY, EXPR)                 \
+  case EwOp::NAME:                                        \
+    switch (t) {                                          \
+      case EwDType::kFloat32:                             \
+        return EwDispatchVec<float, EwOp::NAME>(vec, f);  \
+      case EwDType::kFloat64:                             \
+        return EwDispatchVec<double, EwOp::NAME>(vec, f); \
+      case EwDType::kFloat16:                             \
+        return EwDispatchVec<EwHalf, EwOp::NAME>(vec, f); \
+    }                                                     \
+    return false;
     MX_GPU_ELEMWISE_OPS(MX_EW_DISPATCH)
 #undef MX_EW_DISPATCH
     default:

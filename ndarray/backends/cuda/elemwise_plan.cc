@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "base/error.h"
+#include "base/half.h"
 #include "base/strings.h"
+#include "ndarray/backends/cuda/elemwise_ops.h"
 
 namespace mxnet::backends::cuda {
 
@@ -39,5 +41,8 @@ ElemwisePlan PlanElemwise(int64_t n, size_t elem_bytes, std::span<const uintptr_
   p.grid = work == 0 ? 0 : std::min(cap, (work + p.block - 1) / p.block);
   return p;
 }
+
+float EwHalfToFloat(uint16_t bits) { return Half::ToFloat(bits); }
+uint16_t EwFloatToHalf(float f) { return Half::FromFloat(f); }
 
 }  // namespace mxnet::backends::cuda

@@ -337,22 +337,24 @@ TEST(Gpu, BlockUsedOnAnotherStreamWaitsForItsEvent) {
 #ifdef MXNET_CUDA
 // The generic elementwise kernel (elemwise_kernels.cu) against its own per-thread body run on the
 // host (elemwise_plan_test checks that body against the registry's CPU reference kernels), for
-// every op, float32 and float64, vectorized and misaligned (scalar) plans, with a tail and with
-// a grid-stride loop: the same bits for the exact ops, a few ulp for CUDA's math functions.
+// every op, float32, float64 and float16, vectorized and misaligned (scalar) plans, with a tail and
+// with a grid-stride loop: the same bits for the exact ops (float16 conversions included: CUDA's
+// __float2half_rn against base/half.h's), a few ulp for CUDA's math functions.
 TEST(Gpu, ElementwiseKernelMatchesTheHostRunOfItsBody) {
   MX_NEED_GPU(1);
   const int sms = GetGpuProperties(0).multiprocessors;
-  auto host_run = [](EwOp op, bool dbl, double s, std::vector<double> a, std::vector<double> b) {
-    std::vector<double> out(a.size());
-    EwDispatch(op, dbl, 1, [&]<EwOp OP, typename T, int VEC>() {
-      std::vector<T> x(a.begin(), a.end()), y(b.begin(), b.end()), o(a.size());
-      for (size_t i = 0; i < a.size(); ++i)
-        ElemwiseThread<OP, T, 1>(static_cast<int64_t>(i), static_cast<int64_t>(a.size()), o.data(),
-                                 x.data(), y.data(), static_cast<T>(s), 0,
-                                 static_cast<int64_t>(a.size()));
-      out.assign(o.begin(), o.end());
+  // The body on the host, element by element, over host copies of the inputs.
+  auto host_run = [](EwOp op, double scalar, const NDArray& a, const NDArray& b) {
+    NDArray ha = a.copyto(cpu()), hb = b.copyto(cpu()), out(a.shape(), cpu(), a.dtype());
+    const int64_t n = a.size();
+    EwDispatch(op, *EwDTypeOf(a.dtype()), 1, [&]<EwOp OP, typename S, int VEC>() {
+      const auto s = static_cast<typename EwType<S>::Acc>(EwScalarFor(a.dtype(), scalar));
+      for (int64_t i = 0; i < n; ++i)
+        ElemwiseThread<OP, S, 1>(i, n, static_cast<S*>(out.data_ptr()),
+                                 static_cast<const S*>(ha.data_ptr()),
+                                 static_cast<const S*>(hb.data_ptr()), s, 0, n);
     });
-    return out;
+    return out.ToVector<double>();
   };
   std::mt19937 gen(7);
   std::uniform_real_distribution<double> u(-25, 25);
@@ -361,8 +363,7 @@ TEST(Gpu, ElementwiseKernelMatchesTheHostRunOfItsBody) {
     const bool exact = op != EwOp::kSqrt && op != EwOp::kExp && op != EwOp::kLog &&
                        op != EwOp::kTanh && op != EwOp::kSigmoid && op != EwOp::kSoftrelu &&
                        op != EwOp::kSoftsign;
-    for (bool dbl : {false, true}) {
-      const DType t = dbl ? DType::kFloat64 : DType::kFloat32;
+    for (DType t : {DType::kFloat32, DType::kFloat64, DType::kFloat16}) {
       for (int64_t n : {int64_t{1}, int64_t{1003}, (int64_t{1} << 18) + 3}) {
         for (int64_t off : {0, 1}) {
           SCOPED_TRACE(StrCat("op ", k, " ", DTypeName(t), " n=", n, " offset=", off));
@@ -382,26 +383,28 @@ TEST(Gpu, ElementwiseKernelMatchesTheHostRunOfItsBody) {
           const bool large = n > 10000;
           ElemwisePlan plan = PlanFor(call, go, std::vector<NDArray>{ga, gb}, large ? 1 : sms);
           if (off == 0) {
-            EXPECT_EQ(plan.vec, dbl ? 2 : 4) << plan.ToString();
+            EXPECT_EQ(plan.vec, 16 / static_cast<int>(DTypeSize(t))) << plan.ToString();
           }
           if (large) {
             EXPECT_EQ(plan.grid, kBlocksPerSm);
           }
           cudaSetDevice(0);
-          const char* err =
-              LaunchElemwise(op, dbl, plan, go.data_ptr(), ga.data_ptr(),
-                             EwArity(op) == 2 ? gb.data_ptr() : nullptr, call.scalar, Stream(0));
+          const char* err = LaunchElemwise(op, *EwDTypeOf(t), plan, go.data_ptr(), ga.data_ptr(),
+                                           EwArity(op) == 2 ? gb.data_ptr() : nullptr,
+                                           EwScalarFor(t, call.scalar), Stream(0));
           ASSERT_EQ(err, nullptr) << err;
-          std::vector<double> want =
-              host_run(op, dbl, call.scalar, std::vector<double>(a.begin() + off, a.end()),
-                       std::vector<double>(b.begin() + off, b.end()));
+          std::vector<double> want = host_run(op, call.scalar, ga, gb);
           std::vector<double> got = go.ToVector<double>();
           int bad = 0;
           for (int64_t i = 0; i < n && bad < 5; ++i) {
             double g = got[i], w = want[i];
             if (std::isnan(g) && std::isnan(w)) continue;
+            // float16: one half ulp (2^-10 relative; 2^-24 absolute for subnormals).
+            const double rel = t == DType::kFloat64   ? 4e-15
+                               : t == DType::kFloat32 ? 8e-7
+                                                      : 1.0 / 1024;
             bool ok = exact ? std::memcmp(&g, &w, sizeof g) == 0
-                            : std::fabs(g - w) <= (dbl ? 4e-15 : 8e-7) * std::fabs(w) + 1e-37;
+                            : std::fabs(g - w) <= rel * std::fabs(w) + 6e-8;
             if (!ok) {
               ++bad;
               ADD_FAILURE() << "element " << i << ": GPU " << g << ", host " << w;
