@@ -5,8 +5,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
+#include <memory>
 #include <mutex>
 #include <shared_mutex>
+#include <unordered_map>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
@@ -114,12 +117,173 @@ bool Op::IsMutableInput(int i) const {
   return std::find(mutable_inputs.begin(), mutable_inputs.end(), i) != mutable_inputs.end();
 }
 
+// ---- GPU fallback (issue 24 item 2). ----
+// An op called on GPU arrays without a GPU kernel that takes the call runs its CPU kernel on host
+// copies: inputs are copied to cpu() (one copy per distinct buffer, so an array passed twice stays
+// one array), outputs are made on cpu() (an output viewing the same bytes as an input, i.e. run in
+// place by InvokeInto or the executor's memory plan, views that input's host copy, as it would on
+// the CPU), the CPU kernel runs with OpContext::device cpu(), then the outputs and the inputs the
+// op updates in place (aux states) are copied back. The values are the CPU kernel's, bit for bit;
+// random ops draw from cpu()'s generator. Because SelectKernel hands out the wrapper, Invoke,
+// InvokeInto, autograd's backward (which Invokes the gradient ops) and the symbolic executor all
+// fall back the same way.
+//
+// $MXNET_GPU_FALLBACK (read at each fallback): unset, "" or "warn": one stderr line per op, the
+// first time it falls back ("[hh:mm:ss] ndarray/op.cc: GPU fallback: operator X has no GPU
+// kernel ..."); "silent": no line; "error": kUnimplemented naming the op instead of falling back
+// (tools/gpu/run_gpu_checks.sh sets it, so a missing kernel fails the GPU checks). Any other
+// value is kInvalidArgument listing these.
+namespace {
+enum class GpuFallbackMode { kWarn, kSilent, kError };
+
+GpuFallbackMode ReadGpuFallbackMode() {
+  const char* v = std::getenv("MXNET_GPU_FALLBACK");
+  std::string_view s = v ? v : "";
+  if (s.empty() || s == "warn") return GpuFallbackMode::kWarn;
+  if (s == "silent") return GpuFallbackMode::kSilent;
+  if (s == "error") return GpuFallbackMode::kError;
+  MX_THROW(absl::StatusCode::kInvalidArgument, "MXNET_GPU_FALLBACK='", s,
+           "' is not one of warn (the default), silent, error");
+}
+
+// Identical bytes: same storage block, offset and byte count.
+bool SameBytes(const NDArray& a, const NDArray& b) {
+  return !a.is_sparse() && !b.is_sparse() && a.storage() == b.storage() &&
+         a.storage_offset() == b.storage_offset() && a.nbytes() == b.nbytes();
+}
+
+void RunOnCpu(const Op& op, const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArray> in,
+              std::span<const NDArray> out) {
+  std::vector<NDArray> cin(in.size()), cout(out.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (in[i].device().type != DeviceType::kGPU) {
+      cin[i] = in[i];
+      continue;
+    }
+    for (size_t j = 0; j < i && cin[i].is_none(); ++j)
+      if (SameBytes(in[i], in[j]) && in[i].shape() == in[j].shape() &&
+          in[i].dtype() == in[j].dtype())
+        cin[i] = cin[j];
+    if (cin[i].is_none()) cin[i] = in[i].copyto(cpu());
+  }
+  for (size_t k = 0; k < out.size(); ++k) {
+    if (out[k].device().type != DeviceType::kGPU) {
+      cout[k] = out[k];
+      continue;
+    }
+    for (size_t i = 0; i < in.size() && cout[k].is_none(); ++i)
+      if (SameBytes(out[k], in[i]) && out[k].dtype() == in[i].dtype())
+        cout[k] = cin[i].ViewAs(out[k].shape());
+    for (size_t j = 0; j < k && cout[k].is_none(); ++j)
+      if (SameBytes(out[k], out[j]) && out[k].dtype() == out[j].dtype())
+        cout[k] = cout[j].ViewAs(out[k].shape());
+    if (cout[k].is_none()) cout[k] = NDArray(out[k].shape(), cpu(), out[k].dtype());
+  }
+  OpContext cctx = ctx;
+  cctx.device = cpu();
+  op.SelectKernel(DeviceType::kCPU, attrs, cin)(cctx, attrs, cin, cout);
+  for (size_t k = 0; k < out.size(); ++k)
+    if (!cout[k].is_same(out[k])) cout[k].copyto(out[k]);
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (cin[i].is_same(in[i]) || !op.IsMutableInput(static_cast<int>(i))) continue;
+    bool is_output = false;
+    for (const NDArray& o : out) is_output = is_output || SameBytes(o, in[i]);
+    if (!is_output) cin[i].copyto(in[i]);
+  }
+}
+
+struct FallbackEntry {
+  FCompute fn;
+  bool warned = false;
+};
+
+const FCompute& GpuFallback(const Op& op) {
+  GpuFallbackMode mode = ReadGpuFallbackMode();
+  if (mode == GpuFallbackMode::kError)
+    MX_THROW(absl::StatusCode::kUnimplemented, op.name,
+             ": no GPU kernel for these inputs, and MXNET_GPU_FALLBACK=error forbids running it "
+             "on the CPU");
+  static std::mutex mu;
+  static auto* entries = new absl::flat_hash_map<const Op*, std::unique_ptr<FallbackEntry>>();
+  std::lock_guard l(mu);
+  auto& e = (*entries)[&op];
+  if (!e) {
+    e = std::make_unique<FallbackEntry>();
+    e->fn = [&op](const OpContext& ctx, const OpAttrs& attrs, std::span<const NDArray> in,
+                  std::span<const NDArray> out) { RunOnCpu(op, ctx, attrs, in, out); };
+  }
+  if (mode == GpuFallbackMode::kWarn && !e->warned) {
+    e->warned = true;
+    std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    localtime_r(&now, &tm);
+    std::fprintf(stderr,
+                 "[%02d:%02d:%02d] ndarray/op.cc: GPU fallback: operator %s has no GPU kernel for "
+                 "these inputs; it runs on the CPU (inputs copied to the host, outputs back to the "
+                 "GPU). Shown once per operator; MXNET_GPU_FALLBACK=error makes this an error, "
+                 "=silent hides it\n",
+                 tm.tm_hour, tm.tm_min, tm.tm_sec, op.name.c_str());
+  }
+  return e->fn;
+}
+}  // namespace
+
+// ---- Kernels of device libraries, by op name (ndarray/device_kernels.h, declared there). ----
+void RegisterDeviceKernel(const std::string& op_name, KernelKey key, FCompute fn,
+                          FSupports supports);
+
+namespace {
+struct DeviceKernels {
+  std::shared_mutex mu;
+  // Nodes and entries are never removed or moved (SelectKernel hands out references to their
+  // FCompute; DeviceKernelsOf the address of a node's vector, read under the lock).
+  std::unordered_map<std::string, std::vector<std::unique_ptr<Op::KernelEntry>>> by_op;
+};
+DeviceKernels& GetDeviceKernels() {
+  static DeviceKernels* k = new DeviceKernels();
+  return *k;
+}
+// The entries for `op` (sorted: higher backends first), or null.
+const std::vector<std::unique_ptr<Op::KernelEntry>>* DeviceKernelsOf(const Op& op) {
+  DeviceKernels& k = GetDeviceKernels();
+  std::shared_lock l(k.mu);
+  auto it = k.by_op.find(op.name);
+  return it == k.by_op.end() ? nullptr : &it->second;
+}
+}  // namespace
+
+void RegisterDeviceKernel(const std::string& op_name, KernelKey key, FCompute fn,
+                          FSupports supports) {
+  if (key.device == DeviceType::kCPU)
+    MX_THROW(absl::StatusCode::kInternal, op_name,
+             ": RegisterDeviceKernel is for device kernels; register CPU kernels with the op");
+  DeviceKernels& k = GetDeviceKernels();
+  std::unique_lock l(k.mu);
+  auto& v = k.by_op[op_name];
+  for (const auto& e : v)
+    if (e->key == key) MX_THROW(absl::StatusCode::kInternal, op_name, ": kernel registered twice");
+  v.push_back(
+      std::make_unique<Op::KernelEntry>(Op::KernelEntry{key, std::move(fn), std::move(supports)}));
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
+    return static_cast<int>(a->key.backend) > static_cast<int>(b->key.backend);
+  });
+}
+
 const FCompute& Op::SelectKernel(DeviceType dev, const OpAttrs& attrs,
                                  std::span<const NDArray> in) const {
   // CPU variants (pinned/shared memory) run CPU kernels.
   DeviceType d = dev == DeviceType::kGPU ? DeviceType::kGPU : DeviceType::kCPU;
   for (const auto& k : kernels)
     if (k.key.device == d && (!k.supports || k.supports(attrs, in))) return k.fn;
+  if (d == DeviceType::kGPU) {
+    if (const auto* extra = DeviceKernelsOf(*this)) {
+      DeviceKernels& dk = GetDeviceKernels();
+      std::shared_lock l(dk.mu);
+      for (const auto& k : *extra)
+        if (k->key.device == d && (!k->supports || k->supports(attrs, in))) return k->fn;
+    }
+    return GpuFallback(*this);
+  }
   MX_THROW(absl::StatusCode::kUnimplemented, name, ": no kernel for ", Device{dev, 0}.ToString(),
            " and these inputs");
 }
@@ -127,12 +291,21 @@ const FCompute& Op::SelectKernel(DeviceType dev, const OpAttrs& attrs,
 const FCompute* Op::FindKernel(KernelKey key) const {
   for (const auto& k : kernels)
     if (k.key == key) return &k.fn;
+  if (const auto* extra = DeviceKernelsOf(*this)) {
+    std::shared_lock l(GetDeviceKernels().mu);
+    for (const auto& k : *extra)
+      if (k->key == key) return &k->fn;
+  }
   return nullptr;
 }
 
 std::vector<KernelKey> Op::Kernels() const {
   std::vector<KernelKey> out;
   for (const auto& k : kernels) out.push_back(k.key);
+  if (const auto* extra = DeviceKernelsOf(*this)) {
+    std::shared_lock l(GetDeviceKernels().mu);
+    for (const auto& k : *extra) out.push_back(k->key);
+  }
   return out;
 }
 

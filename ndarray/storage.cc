@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <new>
 #include <unordered_map>
@@ -206,6 +207,33 @@ void Storage::ReleaseCached(Device device) {
 
 void Storage::SetCacheLimit(size_t bytes) { GetPools().limit = bytes; }
 
+// Direct copies between two devices of one type (declared in ndarray/device_copy.h, a separate
+// target so that //ndarray:core's header set, which every compile action sees, stays the same).
+using PeerCopyFn = std::function<void(void* dst, int dst_id, const void* src, int src_id,
+                                      size_t bytes)>;
+namespace {
+struct PeerCopies {
+  std::mutex mu;
+  std::array<std::shared_ptr<const PeerCopyFn>, 6> by_type;
+};
+PeerCopies& GetPeerCopies() {
+  static PeerCopies* p = new PeerCopies();
+  return *p;
+}
+std::shared_ptr<const PeerCopyFn> PeerCopyFor(DeviceType type) {
+  PeerCopies& p = GetPeerCopies();
+  std::lock_guard<std::mutex> l(p.mu);
+  return p.by_type[static_cast<int>(type)];
+}
+}  // namespace
+
+void RegisterPeerCopy(DeviceType type, PeerCopyFn fn) {
+  PeerCopies& p = GetPeerCopies();
+  std::lock_guard<std::mutex> l(p.mu);
+  p.by_type[static_cast<int>(type)] =
+      fn ? std::make_shared<const PeerCopyFn>(std::move(fn)) : nullptr;
+}
+
 void CopyBytes(void* dst, Device dst_dev, const void* src, Device src_dev, size_t bytes) {
   if (bytes == 0) return;
   if (dst_dev.is_cpu() && src_dev.is_cpu()) {
@@ -216,6 +244,8 @@ void CopyBytes(void* dst, Device dst_dev, const void* src, Device src_dev, size_
     BackendFor(dst_dev).CopyFromHost(dst, src, bytes, dst_dev.id);
   } else if (dst_dev.is_cpu()) {
     BackendFor(src_dev).CopyToHost(dst, src, bytes, src_dev.id);
+  } else if (auto peer = dst_dev.type == src_dev.type ? PeerCopyFor(dst_dev.type) : nullptr) {
+    (*peer)(dst, dst_dev.id, src, src_dev.id, bytes);  // e.g. gpu(0) -> gpu(1), no host staging
   } else {  // device to device through the host
     std::vector<char> host(bytes);
     BackendFor(src_dev).CopyToHost(host.data(), src, bytes, src_dev.id);

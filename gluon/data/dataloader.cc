@@ -225,8 +225,18 @@ DataLoader::DataLoader(DatasetPtr dataset, DataLoaderOptions o) : dataset_(std::
                "if batch_sampler is specified");
     batch_sampler_ = std::move(o.batch_sampler);
   }
-  batchify_ = std::make_shared<const BatchifyFn>(o.batchify_fn ? std::move(o.batchify_fn)
-                                                               : BatchifyFn(Stack()));
+  MX_REQUIRE(o.pin_device_id >= 0, absl::StatusCode::kInvalidArgument,
+             "DataLoader: pin_device_id must be >= 0, got ", o.pin_device_id);
+  BatchifyFn batchify = o.batchify_fn ? std::move(o.batchify_fn) : BatchifyFn(Stack());
+  if (o.pin_memory) {  // MXNet: batchify, then _as_in_context(batch, cpu_pinned(pin_device_id))
+    batchify = [inner = std::move(batchify),
+                pinned = cpu_pinned(o.pin_device_id)](const std::vector<Sample>& samples) {
+      Batch b = inner(samples);
+      for (NDArray& x : b) x = x.as_in_context(pinned);
+      return b;
+    };
+  }
+  batchify_ = std::make_shared<const BatchifyFn>(std::move(batchify));
   num_workers_ = o.num_workers;
   prefetch_ = o.prefetch < 0 ? 2 * num_workers_ : o.prefetch;
   if (prefetch_ < 1) prefetch_ = 1;

@@ -52,8 +52,15 @@ struct DataLoaderOptions {
   int num_workers = 0;
   // Batches in flight with workers; default (< 0) 2 * num_workers, at least 1.
   int prefetch = -1;
-  // Accepted for API parity and ignored (batches are ordinary CPU arrays).
+  // MXNet's pin_memory: every array of a batch is moved to cpu_pinned(pin_device_id) after
+  // batchify (by the worker that loaded it), so host->GPU copies of batches can run at full speed
+  // (as_in_context(gpu(n))). cpu_pinned memory is page-locked (cudaHostAlloc) only in a CUDA build
+  // linking //ndarray/backends/cuda:gpu_storage on a machine with a GPU; otherwise it is ordinary
+  // host memory and pinning only costs the copy. Pinned arrays are CPU arrays for every op, but on
+  // another device than cpu(): move them (as_in_context) before mixing them with cpu() arrays.
   bool pin_memory = false;
+  // The N of cpu_pinned(N) (MXNet's pin_device_id; >= 0).
+  int pin_device_id = 0;
 };
 
 class DataLoader {

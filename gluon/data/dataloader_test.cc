@@ -80,6 +80,44 @@ TEST(DataLoaderTest, WorkersGiveTheSameBatchesInOrder) {
   }
 }
 
+// pin_memory: batches land in cpu_pinned(pin_device_id) with the same values, with and without
+// workers. (In this build cpu_pinned is ordinary host memory: no GPU backend is linked.)
+TEST(DataLoaderTest, PinMemoryPutsBatchesInPinnedMemory) {
+  auto ds = std::make_shared<SlowDataset>(11);
+  DataLoader plain(ds, {.batch_size = 4});
+  std::vector<Batch> want;
+  for (const Batch& b : plain) want.push_back(b);
+  for (int workers : {0, 2}) {
+    for (int id : {0, 1}) {
+      DataLoader pinned(
+          ds, {.batch_size = 4, .num_workers = workers, .pin_memory = true, .pin_device_id = id});
+      size_t n = 0;
+      for (const Batch& b : pinned) {
+        ASSERT_LT(n, want.size());
+        ASSERT_EQ(b.size(), 2u);
+        for (size_t k = 0; k < b.size(); ++k) {
+          EXPECT_EQ(b[k].device(), cpu_pinned(id)) << workers << " workers, batch " << n;
+          EXPECT_EQ(b[k].dtype(), want[n][k].dtype());
+          EXPECT_EQ(b[k].shape(), want[n][k].shape());
+          EXPECT_EQ(b[k].ToVector<double>(), want[n][k].ToVector<double>());
+        }
+        // Usable as CPU arrays, and moved to cpu() like any array.
+        EXPECT_EQ(b[0].as_in_context(cpu()).device(), cpu());
+        ++n;
+      }
+      EXPECT_EQ(n, want.size());
+    }
+  }
+  for (const Batch& b : plain) EXPECT_EQ(b[0].device(), cpu());  // off by default
+  try {
+    DataLoader bad(ds, {.batch_size = 4, .pin_memory = true, .pin_device_id = -1});
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(e.what(), HasSubstr("pin_device_id must be >= 0, got -1"));
+  }
+}
+
 TEST(DataLoaderTest, ShuffleRepeatableWithSeedWithAndWithoutWorkers) {
   auto ds = std::make_shared<SlowDataset>(40);
   DataLoader serial(ds, {.batch_size = 8, .shuffle = true});

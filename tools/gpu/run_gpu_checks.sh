@@ -16,9 +16,14 @@
 # .gpu_prebuilt carried; the report lands in that machine's $OUT.
 #
 # What runs today: //ndarray/backends/cuda:gpu_test (device count and properties, streams,
-# copyto/as_in_context CPU<->GPU and GPU<->GPU, Storage through the caching allocator, out of
-# memory), :caching_allocator_test, //tools/build_defs:cuda_smoke_test (a kernel), and
-# :caching_allocator_benchmark. Exit status: 0 when everything built and passed.
+# copyto/as_in_context CPU<->GPU and GPU<->GPU (direct peer copies with 2+ GPUs), Storage through
+# the caching allocator, out of memory, the CPU fallback of an op without a GPU kernel, the
+# generic elementwise kernel for every op it covers against the host run of its per-thread body
+# (which elemwise_plan_test checks against the CPU reference kernels), and elementwise ops
+# dispatched to it), :caching_allocator_test, //tools/build_defs:cuda_smoke_test (a kernel), and
+# :caching_allocator_benchmark. The tests run with MXNET_GPU_FALLBACK=error, so an op that should
+# have run a GPU kernel but fell back to the CPU fails (tests of the fallback itself set it
+# themselves). Exit status: 0 when everything built and passed.
 set -uo pipefail
 caller_dir="$PWD"
 cd "$(dirname "$0")/../.."
@@ -91,10 +96,10 @@ else
   bin[caching_allocator_benchmark]="$bb/ndarray/backends/cuda/caching_allocator_benchmark"
 fi
 
-echo -e "\n## Tests (MXNET_REQUIRE_GPU=$ngpu)\n" >>"$report"
+echo -e "\n## Tests (MXNET_REQUIRE_GPU=$ngpu MXNET_GPU_FALLBACK=error)\n" >>"$report"
 for t in "${TESTS[@]}"; do
   start=$SECONDS
-  MXNET_REQUIRE_GPU="$ngpu" timeout 300 "${bin[$t]}" >"$OUT/$t.log" 2>&1
+  MXNET_REQUIRE_GPU="$ngpu" MXNET_GPU_FALLBACK=error timeout 300 "${bin[$t]}" >"$OUT/$t.log" 2>&1
   rc=$?
   summary="$(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ test' "$OUT/$t.log" | tr '\n' ' ')"
   if ((rc == 0)); then r=ok; else r="FAILED (exit $rc)"; status=1; fi

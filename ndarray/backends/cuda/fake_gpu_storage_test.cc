@@ -1,7 +1,7 @@
 // The GPU path of Storage, CopyBytes and NDArray (ndarray/storage.cc, ndarray.cc) without a GPU:
 // this test registers, for DeviceType::kGPU, a DeviceBackend shaped like gpu_storage.cc's
-// (CachingAllocator per device, one stream per device) over host memory (FakeDeviceMemory), and
-// records which backend calls the array operations make. Not linked with gpu_storage.
+// (testing/fake_gpu_backend.h: CachingAllocator per device, one stream per device, over host
+// memory) and records which backend calls the array operations make. Not linked with gpu_storage.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,65 +13,22 @@
 
 #include "base/error.h"
 #include "ndarray/backends/cuda/caching_allocator.h"
-#include "ndarray/backends/cuda/testing/fake_device_memory.h"
+#include "ndarray/backends/cuda/testing/fake_gpu_backend.h"
+#include "ndarray/device_copy.h"
 #include "ndarray/ndarray.h"
 #include "ndarray/storage.h"
 
 namespace mxnet::backends::cuda {
 namespace {
 
-struct Calls {
-  int alloc = 0, free = 0, to_host = 0, from_host = 0, within = 0;
-  std::vector<int> syncs;
-  size_t last_alloc_bytes = 0;
-};
-
-class FakeGpuBackend final : public DeviceBackend {
- public:
-  explicit FakeGpuBackend(Calls* calls) : calls_(calls) {
-    for (int i = 0; i < 2; ++i) {
-      dev_[i] = std::make_shared<testing::FakeDeviceState>();
-      alloc_[i] = std::make_unique<CachingAllocator>(
-          std::make_unique<testing::FakeDeviceMemory>(dev_[i]), gpu(i).ToString());
-    }
-  }
-  void* Alloc(size_t bytes, int id) override {
-    ++calls_->alloc;
-    calls_->last_alloc_bytes = bytes;
-    return alloc_.at(id)->Malloc(bytes, Stream(id));
-  }
-  void Free(void* p, size_t, int id) override {
-    ++calls_->free;
-    alloc_.at(id)->Free(p);
-  }
-  void CopyToHost(void* d, const void* s, size_t n, int) override {
-    ++calls_->to_host;
-    std::memcpy(d, s, n);
-  }
-  void CopyFromHost(void* d, const void* s, size_t n, int) override {
-    ++calls_->from_host;
-    std::memcpy(d, s, n);
-  }
-  void CopyWithin(void* d, const void* s, size_t n, int) override {
-    ++calls_->within;
-    std::memmove(d, s, n);
-  }
-  void Synchronize(int id) override { calls_->syncs.push_back(id); }
-  CachingAllocator& allocator(int id) { return *alloc_.at(id); }
-
- private:
-  static StreamHandle Stream(int id) { return reinterpret_cast<StreamHandle>(0x100 + id); }
-  Calls* calls_;
-  std::array<std::shared_ptr<testing::FakeDeviceState>, 2> dev_;
-  std::array<std::unique_ptr<CachingAllocator>, 2> alloc_;
-};
+using testing::FakeGpuBackend;
+using Calls = testing::FakeGpuCalls;
 
 class FakeGpuStorage : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     calls_ = new Calls;
-    backend_ = new FakeGpuBackend(calls_);
-    RegisterDeviceBackend(DeviceType::kGPU, std::unique_ptr<DeviceBackend>(backend_));
+    backend_ = FakeGpuBackend::Install(calls_, /*peer=*/false);
   }
   void SetUp() override { *calls_ = Calls{}; }
   static Calls* calls_;
@@ -113,10 +70,52 @@ TEST_F(FakeGpuStorage, CopiesBetweenHostAndGpuTakeTheBackendsCopies) {
   EXPECT_EQ(calls_->within, 1);
   EXPECT_EQ(g2.as_in_context(cpu()).ToVector<float>(), v);
   EXPECT_GE(calls_->to_host, 1);
-  NDArray g1 = g.copyto(gpu(1));  // between GPUs: through the host
+  *calls_ = Calls{};
+  NDArray g1 = g.copyto(gpu(1));  // between GPUs without a peer copy: through the host
   EXPECT_EQ(g1.device(), gpu(1));
+  EXPECT_EQ(calls_->to_host, 1);
+  EXPECT_EQ(calls_->from_host, 1);
+  EXPECT_EQ(calls_->peer, 0);
   EXPECT_EQ(g1.ToVector<float>(), v);
   EXPECT_EQ(backend_->allocator(1).Stats().allocations, 1u);
+}
+
+TEST_F(FakeGpuStorage, CopiesBetweenGpusTakeThePeerCopyWhenRegistered) {
+  std::vector<float> v{1, -2, 3.5f, 4, 5, 6, 7, 8};
+  NDArray g0 = NDArray::FromVector(v, Shape{2, 4}, gpu(0));
+  RegisterPeerCopy(DeviceType::kGPU, [](void* d, int di, const void* s, int si, size_t n) {
+    backend_->PeerCopy(d, di, s, si, n);
+  });
+  *calls_ = Calls{};
+  NDArray g1 = g0.copyto(gpu(1));  // copyto(Device)
+  EXPECT_EQ(g1.device(), gpu(1));
+  EXPECT_EQ(calls_->peer, 1);
+  EXPECT_EQ(calls_->peer_pairs, (std::vector<std::pair<int, int>>{{0, 1}}));
+  EXPECT_EQ(calls_->to_host, 0);  // no host staging
+  EXPECT_EQ(calls_->from_host, 0);
+  NDArray back = g1.as_in_context(gpu(0));  // as_in_context the other way
+  EXPECT_EQ(calls_->peer_pairs, (std::vector<std::pair<int, int>>{{0, 1}, {1, 0}}));
+  EXPECT_TRUE(g1.as_in_context(gpu(1)).is_same(g1));  // same device: no copy
+  EXPECT_EQ(calls_->peer, 2);
+  NDArray into(Shape{2, 4}, gpu(1));
+  g0.slice(1, 2).copyto(into.slice(0, 1));  // copyto(NDArray) between views
+  EXPECT_EQ(calls_->peer, 3);
+  EXPECT_EQ(g1.ToVector<float>(), v);
+  EXPECT_EQ(back.ToVector<float>(), v);
+  EXPECT_EQ(into.slice(0, 1).ToVector<float>(), std::vector<float>(v.begin() + 4, v.end()));
+  // CPU <-> GPU copies do not take it; a cast between GPUs converts on the host, then copies.
+  *calls_ = Calls{};
+  NDArray h = g1.copyto(cpu());
+  EXPECT_EQ(calls_->peer, 0);
+  EXPECT_EQ(h.ToVector<float>(), v);
+  NDArray d1(Shape{2, 4}, gpu(1), DType::kFloat64);
+  g0.copyto(d1);
+  EXPECT_EQ(d1.ToVector<double>(), std::vector<double>(v.begin(), v.end()));
+  RegisterPeerCopy(DeviceType::kGPU, nullptr);
+  *calls_ = Calls{};
+  g0.copyto(gpu(1));
+  EXPECT_EQ(calls_->peer, 0);
+  EXPECT_EQ(calls_->to_host, 1);
 }
 
 TEST_F(FakeGpuStorage, HostReadsSynchronizeTheDevice) {

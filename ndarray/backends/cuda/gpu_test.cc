@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <functional>
 #include <numeric>
+#include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -17,10 +19,19 @@
 #include "base/error.h"
 #include "ndarray/backends/backend.h"
 #include "ndarray/ndarray.h"
+#include "ndarray/op.h"
 #include "ndarray/storage.h"
 
 #ifdef MXNET_CUDA
 #include <cuda_runtime_api.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "base/strings.h"
+#include "ndarray/backends/cuda/elemwise_gpu.h"
+#include "ndarray/backends/cuda/elemwise_kernels.h"
 #endif
 
 namespace mxnet::backends::cuda {
@@ -186,6 +197,56 @@ TEST(Gpu, CopyBetweenGpus) {
   NDArray g1 = g0.copyto(gpu(1));
   EXPECT_EQ(g1.device(), gpu(1));
   EXPECT_EQ(g1.ToVector<int32_t>(), v);
+  // Direct peer copies (ndarray/device_copy.h), queued on the streams: there and back, into an
+  // existing array right after it was written on its own device, and between views.
+  std::vector<float> big(1 << 20);
+  std::iota(big.begin(), big.end(), 0.5f);
+  NDArray a0 = NDArray::FromVector(big, Shape{1024, 1024}, gpu(0));
+  NDArray a1 = a0.copyto(gpu(1));
+  NDArray b0(Shape{1024, 1024}, gpu(0));
+  b0.SyncCopyFromCPU(std::vector<float>(big.size(), -1.f).data(), big.size() * sizeof(float));
+  a1.as_in_context(gpu(0)).copy().copyto(b0);
+  EXPECT_EQ(b0.ToVector<float>(), big);
+  NDArray part(Shape{2, 1024}, gpu(1));
+  a0.slice(5, 7).copyto(part);
+  EXPECT_EQ(part.ToVector<float>(),
+            std::vector<float>(big.begin() + 5 * 1024, big.begin() + 7 * 1024));
+}
+
+// An op without a GPU kernel runs on the CPU (ndarray/op.cc's GPU fallback) and gives the CPU's
+// values on the GPU, also in place. The op is registered here (CPU kernel only), so the GPU
+// check binaries need not link the operator libraries.
+TEST(Gpu, OpsWithoutAGpuKernelFallBackToTheCpu) {
+  static const Op& op =
+      OpRegistry::Register("_gpu_test_two_x_plus_one")
+          .set_num_inputs(1)
+          .set_kernel({DeviceType::kCPU, Backend::kReference},
+                      [](const OpContext& ctx, const OpAttrs&, std::span<const NDArray> in,
+                         std::span<const NDArray> out) {
+                        EXPECT_EQ(ctx.device, cpu());
+                        const float* x = in[0].data<float>();
+                        float* y = out[0].data<float>();
+                        for (int64_t i = 0; i < in[0].size(); ++i) y[i] = 2 * x[i] + 1;
+                      })
+          .set_non_differentiable();
+  MX_NEED_GPU(1);
+  const char* env = std::getenv("MXNET_GPU_FALLBACK");
+  std::optional<std::string> mode;
+  if (env) mode = env;
+  setenv("MXNET_GPU_FALLBACK", "silent", 1);  // the check script runs with =error
+  std::vector<float> v(1000), want(1000);
+  std::iota(v.begin(), v.end(), -10.f);
+  for (size_t i = 0; i < v.size(); ++i) want[i] = 2 * v[i] + 1;
+  NDArray g = NDArray::FromVector(v, Shape{10, 100}, gpu(0));
+  NDArrayVec y = Invoke(op, OpAttrs::Parse(op, {}), std::vector<NDArray>{g});
+  EXPECT_EQ(y[0].device(), gpu(0));
+  EXPECT_EQ(y[0].ToVector<float>(), want);
+  InvokeInto(op, OpAttrs::Parse(op, {}), std::vector<NDArray>{g}, std::vector<NDArray>{g});
+  EXPECT_EQ(g.ToVector<float>(), want);
+  if (mode)
+    setenv("MXNET_GPU_FALLBACK", mode->c_str(), 1);
+  else
+    unsetenv("MXNET_GPU_FALLBACK");
 }
 
 TEST(Gpu, StorageUsesTheCachingAllocator) {
@@ -272,6 +333,125 @@ TEST(Gpu, BlockUsedOnAnotherStreamWaitsForItsEvent) {
   cudaStreamDestroy(s2);
 }
 #endif
+
+#ifdef MXNET_CUDA
+// The generic elementwise kernel (elemwise_kernels.cu) against its own per-thread body run on the
+// host (elemwise_plan_test checks that body against the registry's CPU reference kernels), for
+// every op, float32, float64 and float16, vectorized and misaligned (scalar) plans, with a tail and
+// with a grid-stride loop: the same bits for the exact ops (float16 conversions included: CUDA's
+// __float2half_rn against base/half.h's), a few ulp for CUDA's math functions.
+TEST(Gpu, ElementwiseKernelMatchesTheHostRunOfItsBody) {
+  MX_NEED_GPU(1);
+  const int sms = GetGpuProperties(0).multiprocessors;
+  // The body on the host, element by element, over host copies of the inputs.
+  auto host_run = [](EwOp op, double scalar, const NDArray& a, const NDArray& b) {
+    NDArray ha = a.copyto(cpu()), hb = b.copyto(cpu()), out(a.shape(), cpu(), a.dtype());
+    const int64_t n = a.size();
+    EwDispatch(op, *EwDTypeOf(a.dtype()), 1, [&]<EwOp OP, typename S, int VEC>() {
+      const auto s = static_cast<typename EwType<S>::Acc>(EwScalarFor(a.dtype(), scalar));
+      for (int64_t i = 0; i < n; ++i)
+        ElemwiseThread<OP, S, 1>(i, n, static_cast<S*>(out.data_ptr()),
+                                 static_cast<const S*>(ha.data_ptr()),
+                                 static_cast<const S*>(hb.data_ptr()), s, 0, n);
+    });
+    return out.ToVector<double>();
+  };
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<double> u(-25, 25);
+  for (int k = 0; k < static_cast<int>(EwOp::kCount); ++k) {
+    const EwOp op = static_cast<EwOp>(k);
+    const bool exact = op != EwOp::kSqrt && op != EwOp::kExp && op != EwOp::kLog &&
+                       op != EwOp::kTanh && op != EwOp::kSigmoid && op != EwOp::kSoftrelu &&
+                       op != EwOp::kSoftsign;
+    for (DType t : {DType::kFloat32, DType::kFloat64, DType::kFloat16}) {
+      for (int64_t n : {int64_t{1}, int64_t{1003}, (int64_t{1} << 18) + 3}) {
+        for (int64_t off : {0, 1}) {
+          SCOPED_TRACE(StrCat("op ", k, " ", DTypeName(t), " n=", n, " offset=", off));
+          std::vector<double> a(n + off), b(n + off);
+          for (auto& v : a) v = u(gen);
+          for (auto& v : b) v = u(gen);
+          if (op == EwOp::kSqrt || op == EwOp::kLog)
+            for (auto& v : a) v = std::fabs(v);
+          a[off] = 0.0;  // a few special values
+          if (n > 2) a[off + 1] = -0.0, a[off + 2] = NAN;
+          NDArray ga = NDArray::FromVector(a, Shape{n + off}, gpu(0), t).slice(off, n + off);
+          NDArray gb = NDArray::FromVector(b, Shape{n + off}, gpu(0), t).slice(off, n + off);
+          NDArray go(Shape{n}, gpu(0), t);
+          EwCall call{op, 0.37};
+          // The large case on a grid of 32 blocks (as if the GPU had one multiprocessor), so the
+          // grid-stride loop runs many times.
+          const bool large = n > 10000;
+          ElemwisePlan plan = PlanFor(call, go, std::vector<NDArray>{ga, gb}, large ? 1 : sms);
+          if (off == 0) {
+            EXPECT_EQ(plan.vec, 16 / static_cast<int>(DTypeSize(t))) << plan.ToString();
+          }
+          if (large) {
+            EXPECT_EQ(plan.grid, kBlocksPerSm);
+          }
+          cudaSetDevice(0);
+          const char* err = LaunchElemwise(op, *EwDTypeOf(t), plan, go.data_ptr(), ga.data_ptr(),
+                                           EwArity(op) == 2 ? gb.data_ptr() : nullptr,
+                                           EwScalarFor(t, call.scalar), Stream(0));
+          ASSERT_EQ(err, nullptr) << err;
+          std::vector<double> want = host_run(op, call.scalar, ga, gb);
+          std::vector<double> got = go.ToVector<double>();
+          int bad = 0;
+          for (int64_t i = 0; i < n && bad < 5; ++i) {
+            double g = got[i], w = want[i];
+            if (std::isnan(g) && std::isnan(w)) continue;
+            // float16: one half ulp (2^-10 relative; 2^-24 absolute for subnormals).
+            const double rel = t == DType::kFloat64   ? 4e-15
+                               : t == DType::kFloat32 ? 8e-7
+                                                      : 1.0 / 1024;
+            bool ok = exact ? std::memcmp(&g, &w, sizeof g) == 0
+                            : std::fabs(g - w) <= rel * std::fabs(w) + 6e-8;
+            if (!ok) {
+              ++bad;
+              ADD_FAILURE() << "element " << i << ": GPU " << g << ", host " << w;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// Registered ops reach the kernel by name through dispatch, with no CPU fallback. The operator
+// libraries are not linked here, so the test registers a stand-in elemwise_add (CPU kernel only).
+TEST(Gpu, ElementwiseOpsDispatchToTheirGpuKernel) {
+  static const Op* add = [] {
+    if (const Op* op = OpRegistry::Find("elemwise_add")) return op;
+    return static_cast<const Op*>(
+        &OpRegistry::Register("elemwise_add")
+             .set_num_inputs(2)
+             .set_kernel({DeviceType::kCPU, Backend::kReference},
+                         [](const OpContext&, const OpAttrs&, std::span<const NDArray> in,
+                            std::span<const NDArray> out) {
+                           for (int64_t i = 0; i < in[0].size(); ++i)
+                             out[0].data<float>()[i] =
+                                 in[0].data<float>()[i] + in[1].data<float>()[i];
+                         })
+             .set_non_differentiable());
+  }();
+  ASSERT_NE(add->FindKernel({DeviceType::kGPU, Backend::kCuda}), nullptr);
+  MX_NEED_GPU(1);
+  const char* env = std::getenv("MXNET_GPU_FALLBACK");
+  std::optional<std::string> mode;
+  if (env) mode = env;
+  setenv("MXNET_GPU_FALLBACK", "error", 1);  // a fallback would throw
+  std::vector<float> x(1000), y(1000), want(1000);
+  for (int i = 0; i < 1000; ++i) x[i] = 0.5f * i, y[i] = 1.0f / (i + 1), want[i] = x[i] + y[i];
+  NDArrayVec z = Invoke(*add, OpAttrs::Parse(*add, {}),
+                        std::vector<NDArray>{NDArray::FromVector(x, Shape{1000}, gpu(0)),
+                                             NDArray::FromVector(y, Shape{1000}, gpu(0))});
+  EXPECT_EQ(z[0].device(), gpu(0));
+  EXPECT_EQ(z[0].ToVector<float>(), want);
+  if (mode)
+    setenv("MXNET_GPU_FALLBACK", mode->c_str(), 1);
+  else
+    unsetenv("MXNET_GPU_FALLBACK");
+}
+#endif  // MXNET_CUDA
 
 TEST(Gpu, OutOfMemoryIsResourceExhausted) {
   MX_NEED_GPU(1);
