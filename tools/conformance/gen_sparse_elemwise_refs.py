@@ -51,7 +51,17 @@ def rsp_parts(data, indices, shape, dtype="float32"):
             "data_shape": list(np.shape(data)), "indices": list(indices)}
 
 
+def csr_parts(data, indices, indptr, shape, dtype="float32"):
+    """A csr input given by its stored parts (explicit zeros stay stored)."""
+    return {"stype": "csr", "dtype": dtype, "shape": list(shape), "data": vals(data),
+            "data_shape": [len(data)], "indices": list(indices), "indptr": list(indptr)}
+
+
 def mx_in(spec):
+    if "indptr" in spec:
+        d = np.array([float(v) for v in spec["data"]], dtype=spec["dtype"])
+        return mx.nd.sparse.csr_matrix((d, np.array(spec["indices"], np.int64), np.array(spec["indptr"], np.int64)),
+                                       shape=tuple(spec["shape"]), dtype=spec["dtype"])
     if "data" in spec:
         d = np.array([float(v) for v in spec["data"]], dtype=spec["dtype"]).reshape(spec["data_shape"])
         return mx.nd.sparse.row_sparse_array((d, np.array(spec["indices"], np.int64)),
@@ -187,6 +197,20 @@ def main():
     add("_square_sum", [z], {"axis": 1, "keepdims": True})
     add("_square_sum", [z], {"axis": 0, "keepdims": True})
     add("_square_sum", [dense(np.zeros((3, 2), np.float32), "row_sparse")], {"axis": 1, "keepdims": True})
+    # slice and concat of csr arrays.
+    zc = csr_parts([0, 1.5, -2], [0, 1, 3], [0, 2, 2, 3], (3, 4))  # an explicitly stored 0
+    for b, e, st in [((1,), (3,), None), ((-3,), (None,), None), ((None, 1), (None, 3), None),
+                     ((1, 1), (3, 3), None), ((0,), (4,), (2,)), ((0, 0), (2, 4), (1, 1))]:
+        attrs = {"begin": b, "end": e} if st is None else {"begin": b, "end": e, "step": st}
+        add("slice", [dense(A, "csr")], attrs)
+    add("slice", [zc], {"begin": (0,), "end": (2,)})
+    add("slice", [dense(A, "row_sparse")], {"begin": (1,), "end": (3,)})
+    cat = lambda *a, **k: mx.nd.concat(*a, dim=int(k["dim"]))  # noqa: E731
+    add("Concat", [dense(A, "csr"), dense(B, "csr")], {"num_args": 2, "dim": 0}, call=cat)
+    add("Concat", [dense(A, "csr"), zc, dense(B, "csr")], {"num_args": 3, "dim": 0}, call=cat)
+    add("Concat", [dense(A, "csr"), dense(B)], {"num_args": 2, "dim": 0}, call=cat)
+    add("Concat", [dense(A, "csr"), dense(B, "csr")], {"num_args": 2, "dim": 1}, call=cat)
+    add("Concat", [dense(A, "row_sparse"), dense(B, "row_sparse")], {"num_args": 2, "dim": 0}, call=cat)
     # Bad input: shapes that do not match.
     add("elemwise_add", [dense(A, "csr"), dense(B[:3], "csr")])
     add("elemwise_mul", [dense(A, "row_sparse"), dense(B[:, :3])])

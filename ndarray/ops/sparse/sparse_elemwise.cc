@@ -1,9 +1,9 @@
 // csr and row_sparse inputs of the elementwise ops: MXNet 1.9.1's storage-type inference
 // (FInferStorageType in src/operator/tensor/elemwise_unary_op_*.cc, elemwise_binary_op_basic.cc,
 // elemwise_binary_scalar_op_*.cc, elemwise_binary_broadcast_op_basic.cc, elemwise_sum.cc,
-// square_sum.cc, init_op.cc), attached to the ops registered in the other packages
-// (AttachStorageKernel, storage_attach.h). Values come from the ops' own dense kernels run on the
-// stored values (packed side by side), so the arithmetic is the dense op's.
+// square_sum.cc, init_op.cc, matrix_op.cc's slice, concat.cc), attached to the ops registered in
+// the other packages (AttachStorageKernel, storage_attach.h). Values come from the ops' own dense
+// kernels run on the stored values (packed side by side), so the arithmetic is the dense op's.
 //
 // Output storage (inputs csr C, row_sparse R, dense D; anything not listed falls back to dense
 // with MXNet's one-time log, ndarray/op.cc):
@@ -29,6 +29,8 @@
 //                                    positions
 //   add_n / ElementWiseSum           all R -> R (union of rows)
 //   _square_sum (2-d R, one axis)    axis 1 with keepdims -> R (R's rows), otherwise D
+//   slice (no step given)            C -> C (the entries inside the window, explicit zeros kept)
+//   Concat / concat, dim 0           all C -> C
 // Deliberate differences from MXNet:
 //  - csr results list each row's columns in ascending order (MXNet's C+C / C-C / C*C leave them in
 //    merge order, and over-allocate data/indices beyond indptr[-1]).
@@ -47,6 +49,7 @@
 #include "ndarray/ops/core/basic_util.h"
 #include "ndarray/ops/elemwise/elemwise_params.h"
 #include "ndarray/ops/reduce/reduce_params.h"
+#include "ndarray/ops/shape/shape_params.h"
 #include "ndarray/ops/sparse/storage_attach.h"
 #include "ndarray/sparse.h"
 
@@ -397,6 +400,70 @@ void SquareSumKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDA
       .copyto(out[0]);
 }
 
+// ---- slice / concat of csr arrays (the stored entries move, explicit zeros included) ----
+bool SliceStorage(const OpAttrs& attrs, Kinds in, std::span<StorageType> out) {
+  if (in[0] != kC) return false;
+  if (!attrs.get<SliceParam>().step.v.empty()) return false;  // MXNet: any step falls back
+  out[0] = kC;
+  return true;
+}
+
+void SliceCsrKernel(const OpContext&, const OpAttrs& attrs, std::span<const NDArray> in,
+                    std::span<const NDArray> out) {
+  const NDArray& x = in[0];
+  const auto& b = attrs.get<SliceParam>().begin.v;
+  int64_t first[2] = {0, 0};  // begin per axis as the dense slice takes it (out's shape follows)
+  for (int d = 0; d < 2 && d < static_cast<int>(b.size()); ++d) {
+    if (!b[d]) continue;
+    const int64_t n = x.shape()[d];
+    first[d] = std::clamp<int64_t>(*b[d] < 0 ? *b[d] + n : *b[d], 0, n);
+  }
+  const int64_t rows = out[0].shape()[0], cols = out[0].shape()[1];
+  CsrEntries e = EntriesOf(x);
+  std::vector<int64_t> row, col, pick;
+  for (size_t k = 0; k < e.row.size(); ++k) {
+    const int64_t r = e.row[k] - first[0], c = e.col[k] - first[1];
+    if (r < 0 || r >= rows || c < 0 || c >= cols) continue;
+    row.push_back(r);
+    col.push_back(c);
+    pick.push_back(e.at[k]);
+  }
+  NDArray vals = Gather(Bytes(x.data()), pick, DTypeSize(x.dtype()),
+                        Shape({static_cast<int64_t>(pick.size())}), x.dtype(), x.device());
+  SetCsr(out[0], row, col, vals, false);
+}
+
+bool ConcatStorage(const OpAttrs& attrs, Kinds in, std::span<StorageType> out) {
+  if (attrs.get<ConcatParam>().dim != 0) return false;
+  for (StorageType s : in)
+    if (s != kC) return false;
+  out[0] = kC;
+  return true;
+}
+
+void ConcatCsrKernel(const OpContext&, const OpAttrs&, std::span<const NDArray> in,
+                     std::span<const NDArray> out) {
+  std::vector<int64_t> row, col, pick;
+  std::vector<char> bytes;
+  int64_t offset = 0, base = 0;
+  for (const NDArray& x : in) {
+    CsrEntries e = EntriesOf(x);
+    for (size_t k = 0; k < e.row.size(); ++k) {
+      row.push_back(e.row[k] + offset);
+      col.push_back(e.col[k]);
+      pick.push_back(e.at[k] + base);
+    }
+    std::vector<char> b = Bytes(x.data());
+    bytes.insert(bytes.end(), b.begin(), b.end());
+    offset += x.shape()[0];
+    base += x.data().size();
+  }
+  const NDArray& o = out[0];
+  NDArray vals = Gather(bytes, pick, DTypeSize(o.dtype()),
+                        Shape({static_cast<int64_t>(pick.size())}), o.dtype(), o.device());
+  SetCsr(o, row, col, vals, false);
+}
+
 // ---- zeros_like: nothing stored ----
 bool ZerosLikeStorage(const OpAttrs&, Kinds in, std::span<StorageType> out) {
   if (in[0] == kD) return false;
@@ -463,6 +530,8 @@ bool ZerosLikeStorage(const OpAttrs&, Kinds in, std::span<StorageType> out) {
   AttachStorageKernel("broadcast_div", BroadcastCsrStorage, BroadcastCsrKernel);
   AttachStorageKernel("add_n", AddNStorage, AddNRspKernel);
   AttachStorageKernel("_square_sum", SquareSumStorage, SquareSumKernel);
+  AttachStorageKernel("slice", SliceStorage, SliceCsrKernel);
+  AttachStorageKernel("Concat", ConcatStorage, ConcatCsrKernel);
   return true;
 }();
 
