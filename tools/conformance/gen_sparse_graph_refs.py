@@ -11,9 +11,9 @@ Each case: op, attrs, inputs (csr given by its parts, dense by values) and MXNet
 (storage type, dtype, shape, dense values; csr entries as (row, col, value)). The samplers' outputs
 hold uninitialized memory past the vertex count, so for them "valid" gives, per output, how many
 leading entries are defined (the vertex count; the last entry of a vertex-id array is the count
-too). Sampling cases whose result depends on the random draw are marked "random": only their
+too; the undefined entries are written as 0). Sampling cases whose result depends on the random draw are marked "random": only their
 invariants are checked (they are asserted here on MXNet's output as well). Cases where MXNet
-raises carry "mxnet_error". Deterministic.
+raises carry "mxnet_error". Deterministic (mx.random.seed fixes the draws).
 """
 import json
 import os
@@ -137,6 +137,13 @@ def add(op, inputs, attrs, call, valid=None, random_case=None):
         case["mxnet_error"] = error_text(e)
     if valid is not None and "outputs" in case:
         case["valid"] = valid(case["outputs"])
+        n_ids = len(case["outputs"]) // (4 if "non_uniform" in op else 3)
+        for i, (o, m) in enumerate(zip(case["outputs"], case["valid"])):
+            if m is not None:  # uninitialized memory: written as 0 so that the file is reproducible
+                last = o["values"][-1]
+                o["values"][m:] = [0.0] * (len(o["values"]) - m)
+                if i < n_ids:
+                    o["values"][-1] = last
     if random_case is not None:
         case["random"] = True
         random_case(case["outputs"])
@@ -144,6 +151,7 @@ def add(op, inputs, attrs, call, valid=None, random_case=None):
 
 
 def main():
+    mx.random.seed(23)  # the samplers' draws (one seed array per call: OpenMP thread 0's seed)
     g = csr_spec(X)
     # ---- _contrib_edge_id ----
     u, v = [0, 0, 1, 1, 2, 2, 3, 3], [0, 3, 0, 2, 1, 3, 2, 0]
