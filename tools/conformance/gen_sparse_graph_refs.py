@@ -11,9 +11,10 @@ Each case: op, attrs, inputs (csr given by its parts, dense by values) and MXNet
 (storage type, dtype, shape, dense values; csr entries as (row, col, value)). The samplers' outputs
 hold uninitialized memory past the vertex count, so for them "valid" gives, per output, how many
 leading entries are defined (the vertex count; the last entry of a vertex-id array is the count
-too; the undefined entries are written as 0). Sampling cases whose result depends on the random draw are marked "random": only their
-invariants are checked (they are asserted here on MXNet's output as well). Cases where MXNet
-raises carry "mxnet_error". Deterministic (mx.random.seed fixes the draws).
+too; the undefined entries are written as 0). Sampling cases whose result depends on the random
+draw are marked "random": only their invariants are checked (they are asserted here on MXNet's
+output as well). Cases where MXNet raises carry "mxnet_error". Deterministic (mx.random.seed
+fixes the draws).
 """
 import json
 import os
