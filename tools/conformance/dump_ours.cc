@@ -13,8 +13,8 @@
 //   dump_ours init       INIT.json OUT.json    gen_init_refs.py: statistics of our draws, exact
 //                                              values, dumps()
 //   dump_ours optimizers OPT.json OUT.json     gen_optim_refs.py optimizers.json: three updates
-//   dump_ours sparse     CASES.json OUT.json   gen_sparse_elemwise_refs.py / gen_sparse_graph_refs.py
-//                                              cases (csr / row_sparse inputs by their parts or
+//   dump_ours sparse     CASES.json OUT.json   gen_sparse_{elemwise,graph}_refs.py cases
+//                                              (csr / row_sparse inputs by their parts or
 //                                              dense values + stype): every output's stype,
 //                                              dtype, shape, dense values and stored parts
 //   dump_ours read       OUT.json FILE...      nd::load of each file: kind, names, arrays
@@ -240,8 +240,8 @@ NDArray SparseIn(const json& s) {
                       ints(s["indices"]), ints(s["indptr"]), shape);
   }
   if (s.contains("indices")) {
-    NDArray d = NDArray::FromVector(nums(s["data"]),
-                                    Shape(s.at("data_shape").get<std::vector<int64_t>>()), cpu(), t);
+    NDArray d = NDArray::FromVector(
+        nums(s["data"]), Shape(s.at("data_shape").get<std::vector<int64_t>>()), cpu(), t);
     return row_sparse_array(d, ints(s["indices"]), shape);
   }
   NDArray d = NDArray::FromVector(nums(s.at("values")), shape, cpu(), t);
@@ -257,7 +257,8 @@ json SparseOut(const NDArray& y) {
   for (double x : y.ToVector<double>()) v.push_back(Float(x));
   e["values"] = std::move(v);
   if (y.stype() == StorageType::kCSR) {
-    std::vector<int64_t> ptr = y.indptr().ToVector<int64_t>(), idx = y.indices().ToVector<int64_t>();
+    std::vector<int64_t> ptr = y.indptr().ToVector<int64_t>(),
+                         idx = y.indices().ToVector<int64_t>();
     std::vector<double> d = y.data().ToVector<double>();
     json en = json::array();
     for (size_t r = 0; r + 1 < ptr.size(); ++r)
