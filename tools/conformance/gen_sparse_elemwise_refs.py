@@ -197,6 +197,14 @@ def main():
     add("_square_sum", [z], {"axis": 1, "keepdims": True})
     add("_square_sum", [z], {"axis": 0, "keepdims": True})
     add("_square_sum", [dense(np.zeros((3, 2), np.float32), "row_sparse")], {"axis": 1, "keepdims": True})
+    # Other dtypes (values exact in each).
+    for dt in ["float16", "float64", "int32", "int64"]:
+        add("elemwise_add", [dense(A * 4, "csr", dt), dense(B * 4, "csr", dt)])
+        add("elemwise_mul", [dense(A * 4, "row_sparse", dt), dense(B * 4, "row_sparse", dt)])
+        add("abs", [dense(A * 4, "csr", dt)])
+        add("_mul_scalar", [dense(A * 4, "row_sparse", dt)], {"scalar": 3})
+        add("add_n", [dense(A * 4, "row_sparse", dt), dense(B * 4, "row_sparse", dt)], {"num_args": 2},
+            call=lambda *a, **k: mx.nd.add_n(*a))
     # slice and concat of csr arrays.
     zc = csr_parts([0, 1.5, -2], [0, 1, 3], [0, 2, 2, 3], (3, 4))  # an explicitly stored 0
     for b, e, st in [((1,), (3,), None), ((-3,), (None,), None), ((None, 1), (None, 3), None),

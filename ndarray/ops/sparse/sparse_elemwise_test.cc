@@ -135,7 +135,7 @@ TEST(SparseElemwise, MatchMXNet) {
     ExpectOutput(y, c["output"], !Transcendental(op));
     sparse_out += y.is_sparse();
   }
-  EXPECT_EQ(n, 224);
+  EXPECT_EQ(n, 244);
   EXPECT_EQ(errors, 3);
   EXPECT_EQ(deviations, 5);
   EXPECT_GT(sparse_out, 100);
