@@ -315,6 +315,8 @@ struct Registry {
   std::shared_mutex mu;                           // readers: Find/List; writers: registration
   absl::flat_hash_map<std::string, Op*> by_name;  // names and aliases (string_view lookup)
   std::vector<Op*> ops;
+  // AttachStorageKernel calls for ops not registered yet, by the name given.
+  absl::flat_hash_map<std::string, std::pair<FInferStorageType, FCompute>> pending_storage;
 };
 Registry& GetRegistry() {
   static Registry* r = new Registry();
@@ -330,7 +332,26 @@ Op& OpRegistry::Register(const std::string& name) {
   Op* op = new Op(name);
   r.by_name[name] = op;
   r.ops.push_back(op);
+  if (auto it = r.pending_storage.find(name); it != r.pending_storage.end()) {
+    op->infer_storage_type = std::move(it->second.first);
+    op->storage_kernel = std::move(it->second.second);
+    r.pending_storage.erase(it);
+  }
   return *op;
+}
+
+// Declared in ndarray/ops/sparse/storage_attach.h (kept out of op.h, which every op includes).
+void AttachStorageKernel(const std::string& op_name, FInferStorageType infer, FCompute kernel);
+void AttachStorageKernel(const std::string& op_name, FInferStorageType infer, FCompute kernel) {
+  Registry& r = GetRegistry();
+  std::unique_lock l(r.mu);
+  auto it = r.by_name.find(op_name);
+  if (it == r.by_name.end()) {
+    r.pending_storage[op_name] = {std::move(infer), std::move(kernel)};
+    return;
+  }
+  it->second->infer_storage_type = std::move(infer);
+  it->second->storage_kernel = std::move(kernel);
 }
 
 void OpRegistry::AddAlias(Op* op, const std::string& alias) {
@@ -341,6 +362,11 @@ void OpRegistry::AddAlias(Op* op, const std::string& alias) {
     MX_THROW(absl::StatusCode::kInternal, "alias '", alias, "' of ", op->name, " is already ",
              it->second->name);
   r.by_name[alias] = op;
+  if (auto p = r.pending_storage.find(alias); p != r.pending_storage.end()) {
+    op->infer_storage_type = std::move(p->second.first);
+    op->storage_kernel = std::move(p->second.second);
+    r.pending_storage.erase(p);
+  }
 }
 
 const Op* OpRegistry::Find(std::string_view name) {

@@ -13,6 +13,10 @@
 //   dump_ours init       INIT.json OUT.json    gen_init_refs.py: statistics of our draws, exact
 //                                              values, dumps()
 //   dump_ours optimizers OPT.json OUT.json     gen_optim_refs.py optimizers.json: three updates
+//   dump_ours sparse     CASES.json OUT.json   gen_sparse_{elemwise,graph}_refs.py cases
+//                                              (csr / row_sparse inputs by their parts or
+//                                              dense values + stype): every output's stype,
+//                                              dtype, shape, dense values and stored parts
 //   dump_ours read       OUT.json FILE...      nd::load of each file: kind, names, arrays
 //   dump_ours model      DIR OUT.json PREFIX   the seeds' Model (gen_gluon_refs.py DIR): loads
 //                                              MXNet's model.params, forward/backward, then
@@ -52,6 +56,7 @@
 #include "ndarray/io.h"
 #include "ndarray/nd.h"
 #include "ndarray/random.h"
+#include "ndarray/sparse.h"
 
 namespace mxnet::conformance {
 namespace {
@@ -207,6 +212,83 @@ json RunOpCase(const json& c) {
 json DumpOps(const json& doc) {
   json res = json::array();
   for (const auto& c : doc["cases"]) res.push_back(RunOpCase(c));
+  return {{"results", res}};
+}
+
+// ---------------------------------------------------------------------------------------------
+// sparse: {"cases": [{"op", "attrs", "inputs"}]}, inputs {"stype", "dtype", "shape"} with
+// "values" (dense, cast to stype) or stored parts ("data" [+ "data_shape"], "indices"
+// [+ "indptr" for csr]); results {"outputs": [{"stype", "dtype", "shape", "values", "entries"
+// (csr: [row, col, value] in stored order) | "indices" + "data" (row_sparse)}]} or {"error"}.
+
+NDArray SparseIn(const json& s) {
+  DType t = ValueOrThrow(DTypeFromName(s.at("dtype").get<std::string>()));
+  Shape shape(s.at("shape").get<std::vector<int64_t>>());
+  const std::string stype = s.at("stype").get<std::string>();
+  auto nums = [](const json& a) {
+    std::vector<double> v;
+    for (const auto& x : a) v.push_back(Num(x));
+    return v;
+  };
+  auto ints = [](const json& a) {
+    std::vector<int64_t> v = a.get<std::vector<int64_t>>();
+    return NDArray::FromVector(v, Shape({static_cast<int64_t>(v.size())}), cpu(), DType::kInt64);
+  };
+  if (s.contains("indptr")) {
+    std::vector<double> d = nums(s["data"]);
+    return csr_matrix(NDArray::FromVector(d, Shape({static_cast<int64_t>(d.size())}), cpu(), t),
+                      ints(s["indices"]), ints(s["indptr"]), shape);
+  }
+  if (s.contains("indices")) {
+    NDArray d = NDArray::FromVector(
+        nums(s["data"]), Shape(s.at("data_shape").get<std::vector<int64_t>>()), cpu(), t);
+    return row_sparse_array(d, ints(s["indices"]), shape);
+  }
+  NDArray d = NDArray::FromVector(nums(s.at("values")), shape, cpu(), t);
+  return d.tostype(ValueOrThrow(ParseStorageType(stype)));
+}
+
+json SparseOut(const NDArray& y) {
+  json e;
+  e["stype"] = std::string(StorageTypeName(y.stype()));
+  e["dtype"] = std::string(DTypeName(y.dtype()));
+  e["shape"] = y.shape().ToVector();
+  json v = json::array();
+  for (double x : y.ToVector<double>()) v.push_back(Float(x));
+  e["values"] = std::move(v);
+  if (y.stype() == StorageType::kCSR) {
+    std::vector<int64_t> ptr = y.indptr().ToVector<int64_t>(),
+                         idx = y.indices().ToVector<int64_t>();
+    std::vector<double> d = y.data().ToVector<double>();
+    json en = json::array();
+    for (size_t r = 0; r + 1 < ptr.size(); ++r)
+      for (int64_t k = ptr[r]; k < ptr[r + 1]; ++k)
+        en.push_back(json::array({static_cast<int64_t>(r), idx[k], Float(d[k])}));
+    e["entries"] = std::move(en);
+  } else if (y.stype() == StorageType::kRowSparse) {
+    e["indices"] = y.indices().ToVector<int64_t>();
+    json d = json::array();
+    for (double x : y.data().ToVector<double>()) d.push_back(Float(x));
+    e["data"] = std::move(d);
+  }
+  return e;
+}
+
+json DumpSparse(const json& doc) {
+  random::seed(11);
+  json res = json::array();
+  for (const auto& c : doc["cases"]) {
+    json r;
+    Guard(r, [&] {
+      std::vector<NDArray> in;
+      for (const auto& a : c["inputs"]) in.push_back(SparseIn(a));
+      NDArrayVec out = Invoke(c["op"].get<std::string>(), in, Attrs(c["attrs"]));
+      json outs = json::array();
+      for (const auto& y : out) outs.push_back(SparseOut(y));
+      r["outputs"] = std::move(outs);
+    });
+    res.push_back(std::move(r));
+  }
   return {{"results", res}};
 }
 
@@ -788,7 +870,7 @@ int Main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   auto usage = [] {
     std::fprintf(stderr,
-                 "usage: dump_ours ops|optim|losses|init|optimizers IN.json OUT.json\n"
+                 "usage: dump_ours ops|optim|sparse|losses|init|optimizers IN.json OUT.json\n"
                  "       dump_ours layers DIR OUT.json | model DIR OUT.json PREFIX | mzload DIR "
                  "WORK OUT.json\n"
                  "       dump_ours read OUT.json FILE...\n");
@@ -802,6 +884,8 @@ int Main(int argc, char** argv) {
     out = DumpOps(Load(args[1]));
   else if (mode == "optim")
     out = DumpOptim(Load(args[1]));
+  else if (mode == "sparse")
+    out = DumpSparse(Load(args[1]));
   else if (mode == "layers")
     out = DumpLayers(args[1]);
   else if (mode == "losses")

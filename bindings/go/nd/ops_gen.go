@@ -2847,6 +2847,120 @@ func ContribDequantizeOutType(v string) ContribDequantizeOpt {
 	return ContribDequantizeOpt{pair{"out_type", v}}
 }
 
+// ContribDglAdjacency runs the operator _contrib_dgl_adjacency: The adjacency matrix of a csr graph of int64 edge ids: csr float32 holding 1 at every stored position.
+//
+// Inputs: data.
+// Returns the output, a new array the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func ContribDglAdjacency(ctx *mxnet.Ctx, data *mxnet.NDArray) (*mxnet.NDArray, error) {
+	var kv []string
+	return call1(ctx, &opContribDglAdjacency, []*mxnet.NDArray{data}, kv)
+}
+
+var opContribDglAdjacency = lazyOp{name: "_contrib_dgl_adjacency"}
+
+// ContribDglCsrNeighborNonUniformSample runs the operator _contrib_dgl_csr_neighbor_non_uniform_sample: As _contrib_dgl_csr_neighbor_uniform_sample with neighbours drawn by weight probability[neighbour]; also outputs probability[ids] (max,) float32.
+//
+// Inputs: args, any number (sets num_args).
+// Options: the ContribDglCsrNeighborNonUniformSample* functions.
+// Returns the visible outputs, new arrays the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func ContribDglCsrNeighborNonUniformSample(ctx *mxnet.Ctx, args []*mxnet.NDArray, opts ...ContribDglCsrNeighborNonUniformSampleOpt) ([]*mxnet.NDArray, error) {
+	kv := make([]string, 0, 2+2*len(opts))
+	kv = append(kv, "num_args", attr.Int(len(args)))
+	for _, o := range opts {
+		kv = append(kv, o.k, o.v)
+	}
+	return call(ctx, &opContribDglCsrNeighborNonUniformSample, args, kv)
+}
+
+var opContribDglCsrNeighborNonUniformSample = lazyOp{name: "_contrib_dgl_csr_neighbor_non_uniform_sample"}
+
+// ContribDglCsrNeighborNonUniformSampleOpt is an optional attribute of ContribDglCsrNeighborNonUniformSample.
+type ContribDglCsrNeighborNonUniformSampleOpt struct{ pair }
+
+// ContribDglCsrNeighborNonUniformSampleNumHops sets _contrib_dgl_csr_neighbor_non_uniform_sample's attribute num_hops (long; default 1): Number of hops.
+func ContribDglCsrNeighborNonUniformSampleNumHops(v int64) ContribDglCsrNeighborNonUniformSampleOpt {
+	return ContribDglCsrNeighborNonUniformSampleOpt{pair{"num_hops", attr.Int(v)}}
+}
+
+// ContribDglCsrNeighborNonUniformSampleNumNeighbor sets _contrib_dgl_csr_neighbor_non_uniform_sample's attribute num_neighbor (long; default 2): Neighbours sampled per vertex at most.
+func ContribDglCsrNeighborNonUniformSampleNumNeighbor(v int64) ContribDglCsrNeighborNonUniformSampleOpt {
+	return ContribDglCsrNeighborNonUniformSampleOpt{pair{"num_neighbor", attr.Int(v)}}
+}
+
+// ContribDglCsrNeighborNonUniformSampleMaxNumVertices sets _contrib_dgl_csr_neighbor_non_uniform_sample's attribute max_num_vertices (long; default 100): Vertices per subgraph at most.
+func ContribDglCsrNeighborNonUniformSampleMaxNumVertices(v int64) ContribDglCsrNeighborNonUniformSampleOpt {
+	return ContribDglCsrNeighborNonUniformSampleOpt{pair{"max_num_vertices", attr.Int(v)}}
+}
+
+// ContribDglCsrNeighborUniformSample runs the operator _contrib_dgl_csr_neighbor_uniform_sample: Samples subgraphs of a csr graph breadth-first from each seed array, taking up to num_neighbor neighbours per vertex uniformly at random: vertex ids (max+1,) with the count last, csr (max, n) of sampled edges, layers (max,).
+//
+// Inputs: args, any number (sets num_args).
+// Options: the ContribDglCsrNeighborUniformSample* functions.
+// Returns the visible outputs, new arrays the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func ContribDglCsrNeighborUniformSample(ctx *mxnet.Ctx, args []*mxnet.NDArray, opts ...ContribDglCsrNeighborUniformSampleOpt) ([]*mxnet.NDArray, error) {
+	kv := make([]string, 0, 2+2*len(opts))
+	kv = append(kv, "num_args", attr.Int(len(args)))
+	for _, o := range opts {
+		kv = append(kv, o.k, o.v)
+	}
+	return call(ctx, &opContribDglCsrNeighborUniformSample, args, kv)
+}
+
+var opContribDglCsrNeighborUniformSample = lazyOp{name: "_contrib_dgl_csr_neighbor_uniform_sample"}
+
+// ContribDglCsrNeighborUniformSampleOpt is an optional attribute of ContribDglCsrNeighborUniformSample.
+type ContribDglCsrNeighborUniformSampleOpt struct{ pair }
+
+// ContribDglCsrNeighborUniformSampleNumHops sets _contrib_dgl_csr_neighbor_uniform_sample's attribute num_hops (long; default 1): Number of hops.
+func ContribDglCsrNeighborUniformSampleNumHops(v int64) ContribDglCsrNeighborUniformSampleOpt {
+	return ContribDglCsrNeighborUniformSampleOpt{pair{"num_hops", attr.Int(v)}}
+}
+
+// ContribDglCsrNeighborUniformSampleNumNeighbor sets _contrib_dgl_csr_neighbor_uniform_sample's attribute num_neighbor (long; default 2): Neighbours sampled per vertex at most.
+func ContribDglCsrNeighborUniformSampleNumNeighbor(v int64) ContribDglCsrNeighborUniformSampleOpt {
+	return ContribDglCsrNeighborUniformSampleOpt{pair{"num_neighbor", attr.Int(v)}}
+}
+
+// ContribDglCsrNeighborUniformSampleMaxNumVertices sets _contrib_dgl_csr_neighbor_uniform_sample's attribute max_num_vertices (long; default 100): Vertices per subgraph at most.
+func ContribDglCsrNeighborUniformSampleMaxNumVertices(v int64) ContribDglCsrNeighborUniformSampleOpt {
+	return ContribDglCsrNeighborUniformSampleOpt{pair{"max_num_vertices", attr.Int(v)}}
+}
+
+// ContribDglGraphCompact runs the operator _contrib_dgl_graph_compact: Compacts sampled subgraphs (a sampler's csr and vertex ids): csr (size, size) over the first graph_sizes[i] rows, columns renumbered by their position in the vertex ids, new edge ids 0, 1, ...; with return_mapping also the parent's edge ids.
+//
+// Inputs: args, any number (sets num_args).
+// Attribute return_mapping (boolean): Also return each graph with the parent graph's edge ids.
+// Attribute graph_sizes (Shape(tuple)): The number of vertices of each graph.
+// Returns the visible outputs, new arrays the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func ContribDglGraphCompact(ctx *mxnet.Ctx, args []*mxnet.NDArray, returnMapping bool, graphSizes []int64) ([]*mxnet.NDArray, error) {
+	kv := make([]string, 0, 6)
+	kv = append(kv, "num_args", attr.Int(len(args)))
+	kv = append(kv, "return_mapping", attr.Bool(returnMapping))
+	kv = append(kv, "graph_sizes", attr.Ints(graphSizes))
+	return call(ctx, &opContribDglGraphCompact, args, kv)
+}
+
+var opContribDglGraphCompact = lazyOp{name: "_contrib_dgl_graph_compact"}
+
+// ContribDglSubgraph runs the operator _contrib_dgl_subgraph: Induced subgraphs of a csr graph (int64 edge ids) on sorted int64 vertex arrays: csr (k, k) with new edge ids 0, 1, ... per array, then (return_mapping) the same with the parent's edge ids.
+//
+// Inputs: args, any number (sets num_args).
+// Attribute return_mapping (boolean): Also return each subgraph with the parent graph's edge ids.
+// Returns the visible outputs, new arrays the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func ContribDglSubgraph(ctx *mxnet.Ctx, args []*mxnet.NDArray, returnMapping bool) ([]*mxnet.NDArray, error) {
+	kv := make([]string, 0, 4)
+	kv = append(kv, "num_args", attr.Int(len(args)))
+	kv = append(kv, "return_mapping", attr.Bool(returnMapping))
+	return call(ctx, &opContribDglSubgraph, args, kv)
+}
+
+var opContribDglSubgraph = lazyOp{name: "_contrib_dgl_subgraph"}
+
 // ContribDivSqrtDim runs the operator _contrib_div_sqrt_dim: data / sqrt(data.shape[-1]) (floating dtypes); gradient og / sqrt(shape[-1]).
 //
 // Inputs: data.
@@ -2858,6 +2972,18 @@ func ContribDivSqrtDim(ctx *mxnet.Ctx, data *mxnet.NDArray) (*mxnet.NDArray, err
 }
 
 var opContribDivSqrtDim = lazyOp{name: "_contrib_div_sqrt_dim"}
+
+// ContribEdgeId runs the operator _contrib_edge_id: Edge ids of a csr graph: out[i] = data[u[i], v[i]] where stored, else -1 (data's dtype; u, v 1-d of one length).
+//
+// Inputs: data, u, v.
+// Returns the output, a new array the caller closes.
+// Errors: *mxnet.Error from the C ABI: bad attributes, wrong input count, shapes or dtypes, a nil or closed input.
+func ContribEdgeId(ctx *mxnet.Ctx, data *mxnet.NDArray, u *mxnet.NDArray, v *mxnet.NDArray) (*mxnet.NDArray, error) {
+	var kv []string
+	return call1(ctx, &opContribEdgeId, []*mxnet.NDArray{data, u, v}, kv)
+}
+
+var opContribEdgeId = lazyOp{name: "_contrib_edge_id"}
 
 // ContribFft runs the operator _contrib_fft: Unnormalized DFT of each row along the last axis of real data (..., d): (..., 2d) interleaved [re0, im0, re1, im1, ...].
 //
@@ -15743,4 +15869,4 @@ func ZerosLike(ctx *mxnet.Ctx, data *mxnet.NDArray) (*mxnet.NDArray, error) {
 var opZerosLike = lazyOp{name: "zeros_like"}
 
 // numGenerated is the number of operators with a typed function here.
-const numGenerated = 642
+const numGenerated = 648

@@ -7471,6 +7471,136 @@ pub mod contrib {
         }
     }
 
+    /// `_contrib_dgl_adjacency`: The adjacency matrix of a csr graph of int64 edge ids: csr float32 holding 1 at every stored position.
+    ///
+    /// Inputs: `data`.
+    ///
+    /// Outputs: one array.
+    pub fn dgl_adjacency(data: &NDArray) -> Result<NDArray> {
+        static OP: OpCell = OpCell::new("_contrib_dgl_adjacency");
+        let in_ = [data];
+        let at_: [(&str, String); 0] = [];
+        call1(&OP, &in_, &at_)
+    }
+
+    /// `_contrib_dgl_csr_neighbor_non_uniform_sample`: As _contrib_dgl_csr_neighbor_uniform_sample with neighbours drawn by weight probability\[neighbour\]; also outputs probability\[ids\] (max,) float32.
+    ///
+    /// Inputs: any number (sets `num_args`).
+    ///
+    /// Outputs: a `Vec` (how many depends on the attributes).
+    ///
+    /// Returns a builder: set optional attributes, then `.call()`.
+    pub fn dgl_csr_neighbor_non_uniform_sample<'a>(inputs: &[&'a NDArray]) -> DglCsrNeighborNonUniformSample<'a> {
+        DglCsrNeighborNonUniformSample { inputs: inputs.to_vec(), attrs: vec![("num_args", inputs.len().to_string())] }
+    }
+
+    /// Builder of [`dgl_csr_neighbor_non_uniform_sample`](fn@dgl_csr_neighbor_non_uniform_sample): optional attributes of `_contrib_dgl_csr_neighbor_non_uniform_sample`, then [`call`](DglCsrNeighborNonUniformSample::call).
+    #[must_use = "nothing runs until .call()"]
+    pub struct DglCsrNeighborNonUniformSample<'a> {
+        inputs: Vec<&'a NDArray>,
+        attrs: Vec<(&'static str, String)>,
+    }
+
+    impl<'a> DglCsrNeighborNonUniformSample<'a> {
+        /// `num_hops` (long, default `1`): Number of hops.
+        pub fn num_hops(mut self, value: i64) -> Self {
+            set_attr(&mut self.attrs, "num_hops", value.attr_string());
+            self
+        }
+
+        /// `num_neighbor` (long, default `2`): Neighbours sampled per vertex at most.
+        pub fn num_neighbor(mut self, value: i64) -> Self {
+            set_attr(&mut self.attrs, "num_neighbor", value.attr_string());
+            self
+        }
+
+        /// `max_num_vertices` (long, default `100`): Vertices per subgraph at most.
+        pub fn max_num_vertices(mut self, value: i64) -> Self {
+            set_attr(&mut self.attrs, "max_num_vertices", value.attr_string());
+            self
+        }
+
+        /// Runs `_contrib_dgl_csr_neighbor_non_uniform_sample` under the thread's current context.
+        pub fn call(self) -> Result<Vec<NDArray>> {
+            static OP: OpCell = OpCell::new("_contrib_dgl_csr_neighbor_non_uniform_sample");
+            call(&OP, &self.inputs, &self.attrs)
+        }
+    }
+
+    /// `_contrib_dgl_csr_neighbor_uniform_sample`: Samples subgraphs of a csr graph breadth-first from each seed array, taking up to num_neighbor neighbours per vertex uniformly at random: vertex ids (max+1,) with the count last, csr (max, n) of sampled edges, layers (max,).
+    ///
+    /// Inputs: any number (sets `num_args`).
+    ///
+    /// Outputs: a `Vec` (how many depends on the attributes).
+    ///
+    /// Returns a builder: set optional attributes, then `.call()`.
+    pub fn dgl_csr_neighbor_uniform_sample<'a>(inputs: &[&'a NDArray]) -> DglCsrNeighborUniformSample<'a> {
+        DglCsrNeighborUniformSample { inputs: inputs.to_vec(), attrs: vec![("num_args", inputs.len().to_string())] }
+    }
+
+    /// Builder of [`dgl_csr_neighbor_uniform_sample`](fn@dgl_csr_neighbor_uniform_sample): optional attributes of `_contrib_dgl_csr_neighbor_uniform_sample`, then [`call`](DglCsrNeighborUniformSample::call).
+    #[must_use = "nothing runs until .call()"]
+    pub struct DglCsrNeighborUniformSample<'a> {
+        inputs: Vec<&'a NDArray>,
+        attrs: Vec<(&'static str, String)>,
+    }
+
+    impl<'a> DglCsrNeighborUniformSample<'a> {
+        /// `num_hops` (long, default `1`): Number of hops.
+        pub fn num_hops(mut self, value: i64) -> Self {
+            set_attr(&mut self.attrs, "num_hops", value.attr_string());
+            self
+        }
+
+        /// `num_neighbor` (long, default `2`): Neighbours sampled per vertex at most.
+        pub fn num_neighbor(mut self, value: i64) -> Self {
+            set_attr(&mut self.attrs, "num_neighbor", value.attr_string());
+            self
+        }
+
+        /// `max_num_vertices` (long, default `100`): Vertices per subgraph at most.
+        pub fn max_num_vertices(mut self, value: i64) -> Self {
+            set_attr(&mut self.attrs, "max_num_vertices", value.attr_string());
+            self
+        }
+
+        /// Runs `_contrib_dgl_csr_neighbor_uniform_sample` under the thread's current context.
+        pub fn call(self) -> Result<Vec<NDArray>> {
+            static OP: OpCell = OpCell::new("_contrib_dgl_csr_neighbor_uniform_sample");
+            call(&OP, &self.inputs, &self.attrs)
+        }
+    }
+
+    /// `_contrib_dgl_graph_compact`: Compacts sampled subgraphs (a sampler's csr and vertex ids): csr (size, size) over the first graph_sizes\[i\] rows, columns renumbered by their position in the vertex ids, new edge ids 0, 1, ...; with return_mapping also the parent's edge ids.
+    ///
+    /// Inputs: any number (sets `num_args`).
+    ///
+    /// Required `return_mapping` (boolean): Also return each graph with the parent graph's edge ids.
+    ///
+    /// Required `graph_sizes` (Shape(tuple)): The number of vertices of each graph.
+    ///
+    /// Outputs: a `Vec` (how many depends on the attributes).
+    pub fn dgl_graph_compact(inputs: &[&NDArray], return_mapping: bool, graph_sizes: &[i64]) -> Result<Vec<NDArray>> {
+        static OP: OpCell = OpCell::new("_contrib_dgl_graph_compact");
+        let in_ = inputs;
+        let at_ = [("num_args", inputs.len().to_string()), ("return_mapping", return_mapping.attr_string()), ("graph_sizes", graph_sizes.attr_string())];
+        call(&OP, in_, &at_)
+    }
+
+    /// `_contrib_dgl_subgraph`: Induced subgraphs of a csr graph (int64 edge ids) on sorted int64 vertex arrays: csr (k, k) with new edge ids 0, 1, ... per array, then (return_mapping) the same with the parent's edge ids.
+    ///
+    /// Inputs: any number (sets `num_args`).
+    ///
+    /// Required `return_mapping` (boolean): Also return each subgraph with the parent graph's edge ids.
+    ///
+    /// Outputs: a `Vec` (how many depends on the attributes).
+    pub fn dgl_subgraph(inputs: &[&NDArray], return_mapping: bool) -> Result<Vec<NDArray>> {
+        static OP: OpCell = OpCell::new("_contrib_dgl_subgraph");
+        let in_ = inputs;
+        let at_ = [("num_args", inputs.len().to_string()), ("return_mapping", return_mapping.attr_string())];
+        call(&OP, in_, &at_)
+    }
+
     /// `_contrib_div_sqrt_dim`: data / sqrt(data.shape\[-1\]) (floating dtypes); gradient og / sqrt(shape\[-1\]).
     ///
     /// Inputs: `data`.
@@ -7479,6 +7609,18 @@ pub mod contrib {
     pub fn div_sqrt_dim(data: &NDArray) -> Result<NDArray> {
         static OP: OpCell = OpCell::new("_contrib_div_sqrt_dim");
         let in_ = [data];
+        let at_: [(&str, String); 0] = [];
+        call1(&OP, &in_, &at_)
+    }
+
+    /// `_contrib_edge_id`: Edge ids of a csr graph: out\[i\] = data\[u\[i\], v\[i\]\] where stored, else -1 (data's dtype; u, v 1-d of one length).
+    ///
+    /// Inputs: `data`, `u`, `v`.
+    ///
+    /// Outputs: one array.
+    pub fn edge_id(data: &NDArray, u: &NDArray, v: &NDArray) -> Result<NDArray> {
+        static OP: OpCell = OpCell::new("_contrib_edge_id");
+        let in_ = [data, u, v];
         let at_: [(&str, String); 0] = [];
         call1(&OP, &in_, &at_)
     }

@@ -7894,6 +7894,248 @@ public final class Ops {
     }
   }
 
+  private static final Op.Lazy OP__contrib_dgl_adjacency = new Op.Lazy("_contrib_dgl_adjacency");
+
+  /**
+   * _contrib_dgl_adjacency: The adjacency matrix of a csr graph of int64 edge ids: csr float32
+   * holding 1 at every stored position.
+   *
+   * Inputs: data.
+   *
+   * @param data input data
+   * @return the output
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray _contrib_dgl_adjacency(NDArray data) {
+    return OP__contrib_dgl_adjacency.get().call(Ctx.current(), new NDArray[] {data}, null, null)[0];
+  }
+
+  private static final Op.Lazy OP__contrib_dgl_csr_neighbor_non_uniform_sample = new Op.Lazy("_contrib_dgl_csr_neighbor_non_uniform_sample");
+
+  /**
+   * _contrib_dgl_csr_neighbor_non_uniform_sample: As _contrib_dgl_csr_neighbor_uniform_sample with
+   * neighbours drawn by weight probability[neighbour]; also outputs probability[ids] (max,)
+   * float32.
+   *
+   * Inputs: a variable number (num_args).
+   * Optional attributes: _contrib_dgl_csr_neighbor_non_uniform_sampleParam.
+   *
+   * @param data the inputs (their number fills num_args)
+   * @return the visible outputs
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray[] _contrib_dgl_csr_neighbor_non_uniform_sample(NDArray... data) {
+    return new _contrib_dgl_csr_neighbor_non_uniform_sampleParam(data).call();
+  }
+
+  /**
+   * A call of _contrib_dgl_csr_neighbor_non_uniform_sample with optional attributes; each setter
+   * overrides the default. Not thread-safe (fill and call it on one thread).
+   */
+  public static final class _contrib_dgl_csr_neighbor_non_uniform_sampleParam {
+    private final OpArgs args = new OpArgs(OP__contrib_dgl_csr_neighbor_non_uniform_sample);
+    private final NDArray[] inputs;
+
+    /**
+     * The inputs and required attributes of _contrib_dgl_csr_neighbor_non_uniform_sample.
+     *
+     * @param data the inputs (their number fills num_args)
+     */
+    public _contrib_dgl_csr_neighbor_non_uniform_sampleParam(NDArray... data) {
+      this.inputs = data;
+      args.set("num_args", Integer.toString(data.length));
+    }
+
+    /**
+     * Sets num_hops (long; default 1): Number of hops.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _contrib_dgl_csr_neighbor_non_uniform_sampleParam numHops(long v) {
+      args.set("num_hops", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets num_neighbor (long; default 2): Neighbours sampled per vertex at most.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _contrib_dgl_csr_neighbor_non_uniform_sampleParam numNeighbor(long v) {
+      args.set("num_neighbor", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets max_num_vertices (long; default 100): Vertices per subgraph at most.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _contrib_dgl_csr_neighbor_non_uniform_sampleParam maxNumVertices(long v) {
+      args.set("max_num_vertices", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Runs _contrib_dgl_csr_neighbor_non_uniform_sample under the current ctx.
+     *
+     * @return the visible outputs
+     * @throws MXNetException as {@link Ops#_contrib_dgl_csr_neighbor_non_uniform_sample}
+     */
+    public NDArray[] call() {
+      return call(Ctx.current());
+    }
+
+    /**
+     * Runs _contrib_dgl_csr_neighbor_non_uniform_sample under {@code ctx}.
+     *
+     * @param ctx the ctx (recording, training, RNG stream, default device)
+     * @return the visible outputs
+     * @throws MXNetException as {@link Ops#_contrib_dgl_csr_neighbor_non_uniform_sample}
+     */
+    public NDArray[] call(Ctx ctx) {
+      return args.run(ctx, inputs);
+    }
+  }
+
+  private static final Op.Lazy OP__contrib_dgl_csr_neighbor_uniform_sample = new Op.Lazy("_contrib_dgl_csr_neighbor_uniform_sample");
+
+  /**
+   * _contrib_dgl_csr_neighbor_uniform_sample: Samples subgraphs of a csr graph breadth-first from
+   * each seed array, taking up to num_neighbor neighbours per vertex uniformly at random: vertex
+   * ids (max+1,) with the count last, csr (max, n) of sampled edges, layers (max,).
+   *
+   * Inputs: a variable number (num_args).
+   * Optional attributes: _contrib_dgl_csr_neighbor_uniform_sampleParam.
+   *
+   * @param data the inputs (their number fills num_args)
+   * @return the visible outputs
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray[] _contrib_dgl_csr_neighbor_uniform_sample(NDArray... data) {
+    return new _contrib_dgl_csr_neighbor_uniform_sampleParam(data).call();
+  }
+
+  /**
+   * A call of _contrib_dgl_csr_neighbor_uniform_sample with optional attributes; each setter
+   * overrides the default. Not thread-safe (fill and call it on one thread).
+   */
+  public static final class _contrib_dgl_csr_neighbor_uniform_sampleParam {
+    private final OpArgs args = new OpArgs(OP__contrib_dgl_csr_neighbor_uniform_sample);
+    private final NDArray[] inputs;
+
+    /**
+     * The inputs and required attributes of _contrib_dgl_csr_neighbor_uniform_sample.
+     *
+     * @param data the inputs (their number fills num_args)
+     */
+    public _contrib_dgl_csr_neighbor_uniform_sampleParam(NDArray... data) {
+      this.inputs = data;
+      args.set("num_args", Integer.toString(data.length));
+    }
+
+    /**
+     * Sets num_hops (long; default 1): Number of hops.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _contrib_dgl_csr_neighbor_uniform_sampleParam numHops(long v) {
+      args.set("num_hops", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets num_neighbor (long; default 2): Neighbours sampled per vertex at most.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _contrib_dgl_csr_neighbor_uniform_sampleParam numNeighbor(long v) {
+      args.set("num_neighbor", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Sets max_num_vertices (long; default 100): Vertices per subgraph at most.
+     *
+     * @param v the value
+     * @return this builder
+     */
+    public _contrib_dgl_csr_neighbor_uniform_sampleParam maxNumVertices(long v) {
+      args.set("max_num_vertices", Op.Attrs.str(v));
+      return this;
+    }
+
+    /**
+     * Runs _contrib_dgl_csr_neighbor_uniform_sample under the current ctx.
+     *
+     * @return the visible outputs
+     * @throws MXNetException as {@link Ops#_contrib_dgl_csr_neighbor_uniform_sample}
+     */
+    public NDArray[] call() {
+      return call(Ctx.current());
+    }
+
+    /**
+     * Runs _contrib_dgl_csr_neighbor_uniform_sample under {@code ctx}.
+     *
+     * @param ctx the ctx (recording, training, RNG stream, default device)
+     * @return the visible outputs
+     * @throws MXNetException as {@link Ops#_contrib_dgl_csr_neighbor_uniform_sample}
+     */
+    public NDArray[] call(Ctx ctx) {
+      return args.run(ctx, inputs);
+    }
+  }
+
+  private static final Op.Lazy OP__contrib_dgl_graph_compact = new Op.Lazy("_contrib_dgl_graph_compact");
+
+  /**
+   * _contrib_dgl_graph_compact: Compacts sampled subgraphs (a sampler's csr and vertex ids): csr
+   * (size, size) over the first graph_sizes[i] rows, columns renumbered by their position in the
+   * vertex ids, new edge ids 0, 1, ...; with return_mapping also the parent's edge ids.
+   *
+   * Inputs: a variable number (num_args).
+   *
+   * @param data the inputs (their number fills num_args)
+   * @param returnMapping return_mapping (boolean): Also return each graph with the parent graph's
+   *     edge ids.
+   * @param graphSizes graph_sizes (Shape(tuple)): The number of vertices of each graph.
+   * @return the visible outputs
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray[] _contrib_dgl_graph_compact(boolean returnMapping, long[] graphSizes, NDArray... data) {
+    return OP__contrib_dgl_graph_compact.get().call(Ctx.current(), data, new String[] {"num_args", "return_mapping", "graph_sizes"}, new String[] {Integer.toString(data.length), Op.Attrs.str(returnMapping), Op.Attrs.tuple(graphSizes)});
+  }
+
+  private static final Op.Lazy OP__contrib_dgl_subgraph = new Op.Lazy("_contrib_dgl_subgraph");
+
+  /**
+   * _contrib_dgl_subgraph: Induced subgraphs of a csr graph (int64 edge ids) on sorted int64 vertex
+   * arrays: csr (k, k) with new edge ids 0, 1, ... per array, then (return_mapping) the same with
+   * the parent's edge ids.
+   *
+   * Inputs: a variable number (num_args).
+   *
+   * @param data the inputs (their number fills num_args)
+   * @param returnMapping return_mapping (boolean): Also return each subgraph with the parent
+   *     graph's edge ids.
+   * @return the visible outputs
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray[] _contrib_dgl_subgraph(boolean returnMapping, NDArray... data) {
+    return OP__contrib_dgl_subgraph.get().call(Ctx.current(), data, new String[] {"num_args", "return_mapping"}, new String[] {Integer.toString(data.length), Op.Attrs.str(returnMapping)});
+  }
+
   private static final Op.Lazy OP__contrib_div_sqrt_dim = new Op.Lazy("_contrib_div_sqrt_dim");
 
   /**
@@ -7909,6 +8151,25 @@ public final class Ops {
    */
   public static NDArray _contrib_div_sqrt_dim(NDArray data) {
     return OP__contrib_div_sqrt_dim.get().call(Ctx.current(), new NDArray[] {data}, null, null)[0];
+  }
+
+  private static final Op.Lazy OP__contrib_edge_id = new Op.Lazy("_contrib_edge_id");
+
+  /**
+   * _contrib_edge_id: Edge ids of a csr graph: out[i] = data[u[i], v[i]] where stored, else -1
+   * (data's dtype; u, v 1-d of one length).
+   *
+   * Inputs: data, u, v.
+   *
+   * @param data input data
+   * @param u input u
+   * @param v input v
+   * @return the output
+   * @throws MXNetException for wrong input count, shapes, dtypes or attribute values (the C ABI's
+   *     message), or closed inputs
+   */
+  public static NDArray _contrib_edge_id(NDArray data, NDArray u, NDArray v) {
+    return OP__contrib_edge_id.get().call(Ctx.current(), new NDArray[] {data, u, v}, null, null)[0];
   }
 
   private static final Op.Lazy OP__contrib_fft = new Op.Lazy("_contrib_fft");
