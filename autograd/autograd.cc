@@ -67,7 +67,7 @@ std::mutex g_leaf_mu;  // leaf creation for variables shared across threads
 Entry EntryOf(const NDArray& a) {
   std::lock_guard<std::mutex> l(g_leaf_mu);
   if (auto* s = a.hook_state(NDArray::HookSlot::kAutograd)) return static_cast<AGEntry*>(s)->entry;
-  if (a.grad_req() == GradReq::kNull || a.grad().is_none()) return {};
+  if (a.grad_req() == GradReq::kNull || !a.has_grad()) return {};
   auto leaf = std::make_shared<Node>();
   leaf->is_leaf = true;
   leaf->id = g_variable_count.fetch_add(1, std::memory_order_relaxed);
@@ -449,7 +449,7 @@ std::vector<NDArray> grad(const std::vector<NDArray>& heads, const std::vector<N
 
 bool is_tracked(const NDArray& a) {
   return !a.is_none() && (a.hook_state(NDArray::HookSlot::kAutograd) ||
-                          (a.grad_req() != GradReq::kNull && !a.grad().is_none()));
+                          (a.grad_req() != GradReq::kNull && a.has_grad()));
 }
 
 std::vector<NDArray> Function::operator()(const std::vector<NDArray>& inputs) {

@@ -744,14 +744,17 @@ TEST(Block, SaveLoadPrefixChecksStructure) {
 // compile_report and cached_graph describe it (cached_graph from construction), and it exports
 // again after its parameters change.
 TEST(SymbolBlock, HonoursHybridizeOptionsOpHooksAndExportsAgain) {
+  const char* saved = std::getenv("MXNET_SUBGRAPH_BACKEND");
+  const std::string saved_value = saved ? saved : "";
+  unsetenv("MXNET_SUBGRAPH_BACKEND");
   ConvBnRelu net;
   net.initialize(init::Uniform(1.0));
   net.var->set_data(RandomArray(Shape{4}, 0.5, 2.0, 5, DType::kFloat32));
   net.mean->set_data(RandomArray(Shape{4}, -0.5, 0.5, 6, DType::kFloat32));
   NDArray x = RandomArray(Shape{2, 3, 8, 8}, -1, 1, 7, DType::kFloat32);
   NDArray expected = net(x);
-  // The traced graph as is (hybridize()'s default would fuse; an imported SymbolBlock's default
-  // backend runs its graph as is), so both blocks' op hooks see the same ops.
+  // The traced graph as is (hybridize()'s default would fuse), so the export is the plain graph
+  // and both blocks' op hooks see the same ops below.
   net.hybridize(true, {.backend = "none"});
   net(x);
   std::string prefix = TempPath("sb_options");
@@ -760,6 +763,12 @@ TEST(SymbolBlock, HonoursHybridizeOptionsOpHooksAndExportsAgain) {
   ASSERT_TRUE(sb.ok()) << sb.status();
   SymbolBlock& b = **sb;
   EXPECT_EQ(b.cached_graph().list_outputs(), b.graph().list_outputs());  // before any call
+  // hybridize()'s default backend from construction on: MXNET_SUBGRAPH_BACKEND unset = onednn,
+  // BatchNorm folded into one fused convolution for inference calls.
+  EXPECT_TRUE(AllClose(b(x), expected, 1e-5, 1e-5));
+  EXPECT_EQ(b.compile_report().nodes_after, 1) << b.compile_report().ToString();
+  // Backend "none": the graph as given.
+  b.hybridize(true, {.backend = "none"});
   EXPECT_TRUE(AllClose(b(x), expected, 1e-5, 1e-5));
   EXPECT_EQ(b.compile_report().nodes_after, 3) << b.compile_report().ToString();
   std::vector<std::string> ops;
@@ -781,10 +790,18 @@ TEST(SymbolBlock, HonoursHybridizeOptionsOpHooksAndExportsAgain) {
   EXPECT_EQ(b.compile_report().nodes_after, 1) << b.compile_report().ToString();
   ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
   EXPECT_EQ(ops.size(), 1u);  // the fused convolution
+  b.hybridize(true, {.static_alloc = true, .static_shape = true});  // default backend again
+  EXPECT_TRUE(AllClose(b(x), expected, 1e-5, 1e-5));
+  EXPECT_TRUE(AllClose(b(x), expected, 1e-5, 1e-5));
+  EXPECT_EQ(b.compile_report().nodes_after, 1);
+  setenv("MXNET_SUBGRAPH_BACKEND", "NONE", 1);  // MXNet's switch for no passes
   b.hybridize(true, {.static_alloc = true, .static_shape = true});
   EXPECT_TRUE(AllClose(b(x), expected, 1e-5, 1e-5));
-  EXPECT_TRUE(AllClose(b(x), expected, 1e-5, 1e-5));
   EXPECT_EQ(b.compile_report().nodes_after, 3);
+  if (saved)
+    setenv("MXNET_SUBGRAPH_BACKEND", saved_value.c_str(), 1);
+  else
+    unsetenv("MXNET_SUBGRAPH_BACKEND");
   EXPECT_THROW(b.optimize_for({x}, "tensorrt"), Error);
   // "Fine-tuning": new parameter values are what the next export writes.
   b.hybridize();

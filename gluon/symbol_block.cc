@@ -145,7 +145,7 @@ void SymbolBlock::BuildCacheLocked() {
   sym::CachedOpOptions o;
   o.static_alloc = options_.static_alloc;
   o.static_shape = options_.static_shape;
-  o.backend = options_.backend;
+  o.backend = ResolveHybridizeBackend(options_.backend);  // as HybridBlock::hybridize
   c->op = std::make_shared<sym::CachedOp>(graph_, o);
   if (monitor_) c->op->set_monitor(monitor_, monitor_all_);
   // input_index: per CachedOp input, its position in graph_.list_inputs() (input_index_'s order).

@@ -45,7 +45,9 @@ class SymbolBlock : public HybridBlock {
 
   // Runs the graph as a hybridized block: hybridize's options (static_alloc, static_shape,
   // backend) apply from the next call, register_op_hook sees its ops, compile_report() and
-  // cached_graph() describe it.
+  // cached_graph() describe it. The backend follows hybridize()'s rule from construction on
+  // (ResolveHybridizeBackend: "" takes $MXNET_SUBGRAPH_BACKEND, unset = "onednn" fusion for
+  // inference calls; hybridize(true, {.backend = "none"}) runs the graph as given).
   NDArrayVec forward(const NDArrayVec& inputs) override;
   std::string class_name() const override { return "SymbolBlock"; }
   // The graph it runs (what export_model writes, as MXNet's SymbolBlock.export, without a call).

@@ -301,6 +301,7 @@ class Reader {
     absl::Status st = StatusFromCall([&] { a = NDArray(Shape(dims), cpu(), dtype); });
     if (!st.ok()) return Wrap(st);
     MX_RETURN_IF_ERROR(Wrap(src_.Read(a.data_ptr(), static_cast<size_t>(bytes))));
+    a.mark_written();
     return a;
   }
 

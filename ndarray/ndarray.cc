@@ -314,6 +314,7 @@ NDArray NDArray::copyto(Device dev) const {
   if (is_sparse()) return SparseCopyTo(*this, dev);
   NDArray out(shape(), dev, dtype());
   CopyBytes(out.data_ptr(), dev, data_ptr(), device(), nbytes());
+  out.mark_written();
   return out;
 }
 
@@ -332,10 +333,12 @@ void NDArray::copyto(const NDArray& dst) const {
   }
   if (dst.dtype() == dtype()) {
     CopyBytes(dst.data_ptr(), dst.device(), data_ptr(), device(), nbytes());
+    dst.mark_written();
     return;
   }
   NDArray tmp = astype(dst.dtype());
   CopyBytes(dst.data_ptr(), dst.device(), tmp.data_ptr(), tmp.device(), dst.nbytes());
+  dst.mark_written();
 }
 
 NDArray NDArray::as_in_context(Device dev) const { return dev == device() ? *this : copyto(dev); }
@@ -357,6 +360,7 @@ void NDArray::SyncCopyFromCPU(const void* src, size_t bytes) const {
              " bytes for an array of ", nbytes(), " bytes (shape ", shape().ToString(), ", ",
              DTypeName(dtype()), ")");
   CopyBytes(data_ptr(), device(), src, cpu(), bytes);
+  mark_written();
 }
 
 void NDArray::SyncCopyToCPU(void* dst, size_t bytes) const {
@@ -388,6 +392,7 @@ void NDArray::Fill(double value) const {
   if (device().is_cpu()) {
     char* p = static_cast<char*>(data_ptr());
     for (size_t i = 0; i < n; ++i) std::memcpy(p + i * es, one, es);
+    mark_written();
   } else {
     std::vector<char> host(n * es);
     for (size_t i = 0; i < n; ++i) std::memcpy(host.data() + i * es, one, es);
@@ -456,6 +461,10 @@ void NDArray::clear_grad() const {
 const std::shared_ptr<Storage>& NDArray::storage() const { return checked().storage; }
 size_t NDArray::storage_offset() const { return checked().offset; }
 
+void NDArray::mark_written() const {
+  if (impl_ && impl_->storage) impl_->storage->bump_version();
+}
+
 NDArray NDArray::FromStorage(std::shared_ptr<Storage> storage, size_t offset, const Shape& shape,
                              DType dtype) {
   if (!storage) MX_THROW(absl::StatusCode::kInvalidArgument, "NDArray::FromStorage: null storage");
@@ -479,6 +488,8 @@ NDArray NDArray::grad() const {
   const Impl& i = checked();
   return i.grad ? NDArray(i.grad) : NDArray();
 }
+
+bool NDArray::has_grad() const { return checked().grad != nullptr; }
 
 GradReq NDArray::grad_req() const { return checked().grad_req; }
 

@@ -154,6 +154,8 @@ class NDArray {
   void attach_grad(GradReq grad_req = GradReq::kWrite) const;
   // The gradient buffer; none if attach_grad was not called.
   NDArray grad() const;
+  // grad() is not none (no handle copy: autograd asks this for every recorded op input).
+  bool has_grad() const;
   GradReq grad_req() const;
   // Whether backward wrote the gradient buffer since the flag was last cleared (MXNet's
   // NDArray._fresh_grad): autograd::backward sets it for every variable whose gradient it
@@ -200,6 +202,12 @@ class NDArray {
   // caches and aliasing checks). Errors: kFailedPrecondition on a none array.
   const std::shared_ptr<Storage>& storage() const;
   size_t storage_offset() const;
+  // Declares a write of this array's bytes made through a raw pointer (data_ptr(), data<T>(),
+  // storage()->data()): bumps the storage block's write version (Storage::version), so caches of
+  // values derived from the bytes (folded inference graphs) see the change. Writes through
+  // Invoke/InvokeInto, copyto, SyncCopyFromCPU, Fill and the optimizers do this themselves.
+  // No-op on a none array.
+  void mark_written() const;
   // A dense array viewing `storage` from byte `offset` as `shape` x `dtype` (no copy; the
   // C ABI's external buffers, executors' planned buffers). kInvalidArgument if the view does not
   // fit in the storage block.

@@ -178,6 +178,53 @@ TEST(NDArray, FromStorageViewsTheBytesGiven) {
   EXPECT_THROW(NDArray().storage(), Error);
 }
 
+// Every write path of ndarray bumps the storage block's write version (Storage::version), which
+// views share; reads do not.
+TEST(NDArray, WritesBumpTheStorageVersion) {
+  NDArray a = NDArray::FromVector(std::vector<float>{1, 2, 3, 4}, Shape{2, 2});
+  NDArray view = a.reshape({4});
+  auto v = [&] { return a.storage()->version(); };
+  uint64_t last = v();
+  auto bumped = [&] {
+    bool b = v() > last;
+    last = v();
+    return b;
+  };
+  a.ToVector<float>();
+  a.copy();
+  a.copyto(cpu());
+  a.wait_to_read();
+  EXPECT_FALSE(bumped());  // reads
+  std::vector<float> host = {5, 6, 7, 8};
+  a.SyncCopyFromCPU(host.data(), host.size() * sizeof(float));
+  EXPECT_TRUE(bumped());
+  a.Fill(3.0);
+  EXPECT_TRUE(bumped());
+  NDArray::Full(Shape{4}, 9.0).copyto(view);  // through a view: the same block
+  EXPECT_TRUE(bumped());
+  EXPECT_EQ(a.ToVector<float>(), std::vector<float>(4, 9.0f));
+  NDArray::Full(Shape{2, 2}, 1.0, cpu(), DType::kFloat64).copyto(a);  // converting copy
+  EXPECT_TRUE(bumped());
+  nd::plus_scalar(a, 1.0);  // a new output, a is only read
+  EXPECT_FALSE(bumped());
+  a.mark_written();  // a write through a raw pointer, declared
+  EXPECT_TRUE(bumped());
+  NDArray().mark_written();  // none: nothing to mark
+  // A fresh copy's block counts its own writes.
+  EXPECT_GT(a.copy().storage()->version(), 0u);
+}
+
+TEST(NDArray, HasGrad) {
+  NDArray a(Shape{2});
+  EXPECT_FALSE(a.has_grad());
+  a.attach_grad();
+  EXPECT_TRUE(a.has_grad());
+  EXPECT_EQ(a.has_grad(), !a.grad().is_none());
+  a.clear_grad();
+  EXPECT_FALSE(a.has_grad());
+  EXPECT_THROW(NDArray().has_grad(), Error);  // like grad() on a none array
+}
+
 TEST(NDArray, PrintsLikeMxnet) {
   EXPECT_EQ(Iota(Shape{2, 2}).ToString(), "[[0. 1.]\n [2. 3.]]\n<NDArray 2x2 @cpu(0)>");
   EXPECT_EQ(NDArray::FromVector(std::vector<float>{0.5f, 1.25f}, Shape{2}).ToString(),

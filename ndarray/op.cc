@@ -565,6 +565,31 @@ void InferOutputsFromData(const Op& op, const OpAttrs& attrs, std::span<const ND
 }
 
 namespace {
+// Whether a call may write `op`'s mutable inputs: the aux states of BatchNorm and its variants
+// (moving statistics) and IdentityAttachKLSparseReg (moving average) change only in recorded
+// calls (MXNet updates them in training under autograd.record); other ops (optimizer updates)
+// always write theirs.
+bool MayWriteMutableInputs(const Op& op, const OpContext& ctx) {
+  if (op.mutable_inputs.empty()) return false;
+  if (ctx.is_record) return true;
+  static constexpr std::string_view kAuxStateOps[] = {
+      "BatchNorm", "_contrib_BatchNormWithReLU", "_contrib_SyncBatchNorm",
+      "IdentityAttachKLSparseReg"};
+  for (std::string_view n : kAuxStateOps)
+    if (op.name == n) return false;
+  return true;
+}
+
+// After a kernel ran: its outputs and the inputs it updates in place hold new bytes
+// (Storage::version).
+void MarkWritten(const Op& op, const OpContext& ctx, std::span<const NDArray> inputs,
+                 std::span<const NDArray> outputs) {
+  for (const NDArray& o : outputs) o.mark_written();
+  if (!MayWriteMutableInputs(op, ctx)) return;
+  for (int i : op.mutable_inputs)
+    if (i >= 0 && static_cast<size_t>(i) < inputs.size()) inputs[i].mark_written();
+}
+
 // ---- Storage types (ndarray/sparse.h). ----
 bool AnySparse(std::span<const NDArray> xs) {
   for (const NDArray& x : xs)
@@ -644,6 +669,7 @@ std::optional<NDArrayVec> TryStorageKernel(const Op& op, const OpAttrs& attrs,
   }
   OpContext ctx{st.is_training, st.is_recording, dev};
   op.storage_kernel(ctx, attrs, inputs, outs);
+  MarkWritten(op, ctx, inputs, outs);
   return outs;
 }
 
@@ -718,6 +744,7 @@ NDArrayVec Invoke(const Op& op, const OpAttrs& attrs, std::span<const NDArray> i
   }
   OpContext ctx{st.is_training, st.is_recording, dev};
   op.SelectKernel(dev.type, attrs, run_inputs)(ctx, attrs, run_inputs, outs);
+  MarkWritten(op, ctx, inputs, outs);
   Notify(op, attrs, inputs, outs, st);
   return outs;
 }
@@ -775,10 +802,12 @@ void InvokeInto(const Op& op, const OpAttrs& attrs, std::span<const NDArray> inp
       for (size_t i = 0; i < outputs.size(); ++i)
         if (outputs[i].is_sparse()) dense_out[i].copyto(outputs[i]);
     }
+    MarkWritten(op, ctx, inputs, outputs);
     Notify(op, attrs, inputs, outputs, st);
     return;
   }
   op.SelectKernel(dev.type, attrs, inputs)(ctx, attrs, inputs, outputs);
+  MarkWritten(op, ctx, inputs, outputs);
   Notify(op, attrs, inputs, outputs, st);
 }
 

@@ -38,6 +38,46 @@ TEST(Invoke, ByNameWithStringAttributes) {
   EXPECT_THROW(Invoke("negative", std::vector<NDArray>{NDArray()}, {}), Error);
 }
 
+// acc += x in place (input 0 mutable), output = x * 2: a kernel that updates an input.
+MX_REGISTER_OP(_test_version_accumulate)
+    .set_num_inputs(2)
+    .set_mutable_inputs({0})
+    .set_kernel({DeviceType::kCPU, Backend::kReference},
+                [](const OpContext&, const OpAttrs&, std::span<const NDArray> in,
+                   std::span<const NDArray> out) {
+                  float* acc = in[0].data<float>();
+                  const float* x = in[1].data<float>();
+                  float* y = out[0].data<float>();
+                  for (int64_t i = 0; i < in[1].size(); ++i) acc[i] += x[i], y[i] = 2 * x[i];
+                });
+
+// Invoke and InvokeInto bump the write version of the outputs and of the inputs an op updates
+// in place; inputs only read keep theirs.
+TEST(Invoke, KernelWritesBumpStorageVersions) {
+  NDArray acc = NDArray::Full(Shape{3}, 1.0), x = NDArray::Full(Shape{3}, 2.0);
+  const uint64_t acc0 = acc.storage()->version(), x0 = x.storage()->version();
+  const Op& op = OpRegistry::Get("_test_version_accumulate");
+  NDArray y = Invoke(op, OpAttrs::Parse(op, {}), std::vector<NDArray>{acc, x})[0];
+  EXPECT_EQ(acc.ToVector<float>(), std::vector<float>(3, 3.0f));
+  EXPECT_EQ(acc.storage()->version(), acc0 + 1);
+  EXPECT_EQ(x.storage()->version(), x0);
+  EXPECT_GT(y.storage()->version(), 0u);
+  // Into a caller's array (out=...), e.g. an in-place update y = y * 3.
+  const uint64_t y0 = y.storage()->version();
+  const Op& mul = OpRegistry::Get("_mul_scalar");
+  InvokeInto(mul, OpAttrs::Parse(mul, {{"scalar", "3"}}), std::vector<NDArray>{y},
+             std::vector<NDArray>{y});
+  EXPECT_EQ(y.ToVector<float>(), std::vector<float>(3, 12.0f));
+  EXPECT_EQ(y.storage()->version(), y0 + 1);
+  EXPECT_EQ(acc.storage()->version(), acc0 + 1);
+  // Shape-only dispatch writes nothing.
+  CurrentDispatchState().infer_only = true;
+  InvokeInto(mul, OpAttrs::Parse(mul, {{"scalar", "3"}}), std::vector<NDArray>{y},
+             std::vector<NDArray>{y});
+  CurrentDispatchState().infer_only = false;
+  EXPECT_EQ(y.storage()->version(), y0 + 1);
+}
+
 TEST(Invoke, ErrorsNameOpAndShapes) {
   NDArray a(Shape{2, 3}), b(Shape{3, 2});
   try {

@@ -323,6 +323,7 @@ void SetSparseParts(const NDArray& out, NDArray data, std::vector<NDArray> aux) 
   impl.storage = NDArrayAccess::impl(data)->storage;
   impl.offset = NDArrayAccess::impl(data)->offset;
   impl.sparse = std::make_shared<SparseAux>(SparseAux{s.stype, std::move(data), std::move(aux)});
+  if (impl.storage) impl.storage->bump_version();
 }
 
 std::string CheckSparseIndices(const NDArray& x) {

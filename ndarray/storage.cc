@@ -163,12 +163,14 @@ std::shared_ptr<Storage> Storage::Alloc(size_t bytes, Device device) {
 std::shared_ptr<Storage> Storage::WrapExternal(void* data, size_t bytes, Device device,
                                                std::function<void()> release) {
   // capacity 0 and a custom deleter: the memory never enters the pool.
-  return std::shared_ptr<Storage>(new Storage(data, bytes, 0, device),
-                                  [release = std::move(release)](Storage* s) {
-                                    s->data_ = nullptr;  // the destructor then returns nothing
-                                    delete s;
-                                    if (release) release();
-                                  });
+  std::shared_ptr<Storage> r(new Storage(data, bytes, 0, device),
+                             [release = std::move(release)](Storage* s) {
+                               s->data_ = nullptr;  // the destructor then returns nothing
+                               delete s;
+                               if (release) release();
+                             });
+  r->mark_untracked_writes();  // the owner writes its memory without telling us
+  return r;
 }
 
 Storage::~Storage() {

@@ -1,6 +1,7 @@
 // Device memory: reference-counted buffers from a caching allocator per device.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -53,6 +54,22 @@ class Storage {
   size_t bytes() const { return bytes_; }
   Device device() const { return device_; }
 
+  // ---- Write version (like torch's tensor _version). ----
+  // A counter that every tracked write of this block's bytes increases: kernel outputs and
+  // in-place updates (Invoke, InvokeInto, the graph executor, aux states and other mutable
+  // inputs), copies into arrays (copyto, SyncCopyFromCPU, Fill), optimizer updates and kvstore
+  // pulls. Equal versions (and the same block) mean no tracked write happened in between; caches
+  // of values derived from the bytes (folded inference graphs, symbol/executor.h) compare it
+  // instead of the contents. Writes through raw pointers (data(), NDArray::data_ptr()) are not
+  // seen: whoever writes that way calls bump_version() (NDArray::mark_written()) afterwards.
+  uint64_t version() const { return version_.load(std::memory_order_acquire); }
+  void bump_version() { version_.fetch_add(1, std::memory_order_acq_rel); }
+  // True when writes may bypass bump_version for good: memory owned by others (WrapExternal: the
+  // C ABI's external buffers, DLPack imports) or a block whose raw pointer was handed out (the C
+  // ABI's mxc_ndarray_data, DLPack exports). Caches then compare contents, not versions.
+  bool untracked_writes() const { return untracked_writes_.load(std::memory_order_acquire); }
+  void mark_untracked_writes() { untracked_writes_.store(true, std::memory_order_release); }
+
   struct Stats {
     size_t bytes_in_use = 0;  // held by live Storage objects (rounded sizes)
     size_t bytes_cached = 0;  // free blocks kept for reuse
@@ -74,6 +91,8 @@ class Storage {
   size_t bytes_;
   size_t capacity_;  // rounded size of the block
   Device device_;
+  std::atomic<uint64_t> version_{0};
+  std::atomic<bool> untracked_writes_{false};
 };
 
 // Copies `bytes` between any two devices (host staging where needed; blocking).

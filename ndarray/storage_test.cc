@@ -71,6 +71,25 @@ TEST(Storage, WrapExternal) {
   Storage::WrapExternal(buf, sizeof buf, d, nullptr).reset();  // no release: fine
 }
 
+// The write version starts at 0 and counts bump_version() calls; pooled blocks track their
+// writes, external memory (written by its owner) is marked untracked from the start, and a block
+// whose raw pointer was handed out can be marked so later.
+TEST(Storage, WriteVersion) {
+  auto s = Storage::Alloc(64, cpu());
+  EXPECT_EQ(s->version(), 0u);
+  s->bump_version();
+  s->bump_version();
+  EXPECT_EQ(s->version(), 2u);
+  EXPECT_FALSE(s->untracked_writes());
+  s->mark_untracked_writes();
+  EXPECT_TRUE(s->untracked_writes());
+  EXPECT_EQ(s->version(), 2u);  // marking is not a write
+  alignas(64) float buf[4] = {};
+  auto e = Storage::WrapExternal(buf, sizeof buf, cpu(), nullptr);
+  EXPECT_TRUE(e->untracked_writes());
+  EXPECT_EQ(e->version(), 0u);
+}
+
 // Caller-owned generator sets: the same seed gives the same stream as the process-wide
 // generators seeded alike; a ScopedGeneratorSet redirects GeneratorGuard on this thread only
 // while it lives.

@@ -114,6 +114,10 @@ Symbol BuildTrainingGraph(const Symbol& fwd, const std::vector<bool>& needs_grad
 struct State {
   std::vector<NDArray> slots;
   std::vector<NDArray> values;  // per entry
+  // Per entry: the view of its planned buffer made at the first run, reused by the next runs of
+  // a pooled (static_alloc) state instead of a new array object per value per call. Only for
+  // values the caller never sees (Plan::reuse_view).
+  std::vector<NDArray> views;
 };
 
 struct Plan {
@@ -121,6 +125,9 @@ struct Plan {
   std::vector<int> types;
   bool dynamic = false;  // the graph has an op with data-dependent output shapes
   passes::MemoryPlan memory;
+  // Per entry: its view may be kept across calls (a planned buffer of a fixed shape, not a graph
+  // output, so no caller holds the array object).
+  std::vector<char> reuse_view;
   // Reusable states for static_alloc.
   mutable std::mutex mu;
   mutable std::vector<std::unique_ptr<State>> pool;
@@ -217,6 +224,28 @@ std::vector<uint64_t> Fingerprints(const std::vector<const NDArray*>& arrays) {
   return h;
 }
 
+// Whether a call may write `op`'s mutable inputs: the aux states of BatchNorm and its variants
+// (moving statistics) and IdentityAttachKLSparseReg (moving average) change only in recorded
+// calls (MXNet updates them in training under autograd.record); other ops (optimizer updates)
+// always write theirs.
+// (The same rule as ndarray/op.cc's Invoke.)
+bool MayWriteMutableInputs(const Op& op, const OpContext& ctx) {
+  if (op.mutable_inputs.empty()) return false;
+  if (ctx.is_record) return true;
+  static constexpr std::string_view kAuxStateOps[] = {
+      "BatchNorm", "_contrib_BatchNormWithReLU", "_contrib_SyncBatchNorm",
+      "IdentityAttachKLSparseReg"};
+  for (std::string_view n : kAuxStateOps)
+    if (op.name == n) return false;
+  return true;
+}
+
+// The write version of an array's storage block (Storage::version); 0 without one.
+uint64_t VersionOf(const NDArray& a) {
+  const auto& s = a.storage();
+  return s ? s->version() : 0;
+}
+
 // Identity of an array for folded-input checks: the array object and the bytes it views.
 bool SameArray(const NDArray& a, const NDArray& b) {
   return a.is_same(b) && a.storage() == b.storage() && a.storage_offset() == b.storage_offset();
@@ -255,7 +284,11 @@ struct CachedOp::Impl {
     std::shared_ptr<const Program> program;
     std::vector<int> deps;  // CachedOp input indices
     std::vector<NDArray> dep_arrays;
+    // Per dep: its storage block's write version when the values were folded, and (blocks with
+    // untracked writes only, else 0) a fingerprint of its contents.
+    std::vector<uint64_t> dep_versions;
     std::vector<uint64_t> dep_hashes;
+    std::vector<char> dep_hashed;
     int refolds = 0;  // consecutive re-optimizations after few calls
     mutable std::atomic<int64_t> calls{1};
   };
@@ -337,21 +370,44 @@ struct CachedOp::Impl {
     return p;
   }
 
+  // Whether the folded inputs are the arrays the entry folded, unwritten since (write versions;
+  // contents for blocks with untracked writes).
   bool DepsMatch(const InferEntry& e, std::span<const NDArray> inputs) const {
-    std::vector<const NDArray*> arrays;
+    for (size_t j = 0; j < e.deps.size(); ++j)
+      if (!SameArray(inputs[e.deps[j]], e.dep_arrays[j])) return false;
+    if (!options.verify_folded_inputs) return true;
+    std::vector<const NDArray*> hashed;
+    std::vector<uint64_t> want;
     for (size_t j = 0; j < e.deps.size(); ++j) {
       const NDArray& a = inputs[e.deps[j]];
-      if (!SameArray(a, e.dep_arrays[j])) return false;
-      arrays.push_back(&a);
+      if (VersionOf(a) != e.dep_versions[j]) return false;
+      if (e.dep_hashed[j]) hashed.push_back(&a), want.push_back(e.dep_hashes[j]);
     }
-    return !options.verify_folded_inputs || Fingerprints(arrays) == e.dep_hashes;
+    return hashed.empty() || Fingerprints(hashed) == want;
+  }
+
+  // Records what DepsMatch compares for e's deps; `versions`: their write versions read before
+  // the values were folded (so a write racing with the compile shows at the next call).
+  static void RecordDeps(InferEntry* e, std::vector<uint64_t> versions) {
+    std::vector<const NDArray*> hashed;
+    e->dep_versions = std::move(versions);
+    e->dep_hashed.clear();
+    for (const NDArray& a : e->dep_arrays) {
+      bool h = !a.storage() || a.storage()->untracked_writes();
+      e->dep_hashed.push_back(h);
+      if (h) hashed.push_back(&a);
+    }
+    std::vector<uint64_t> hs = Fingerprints(hashed);
+    e->dep_hashes.assign(e->dep_arrays.size(), 0);
+    for (size_t j = 0, k = 0; j < e->dep_arrays.size(); ++j)
+      if (e->dep_hashed[j]) e->dep_hashes[j] = hs[k++];
   }
 
   // The inference graph for this call (compiled per signature; re-optimized when an input whose
   // value was folded in changed).
-  std::shared_ptr<const Program> Inference(std::span<const NDArray> inputs) {
+  std::shared_ptr<const Program> Inference(std::span<const NDArray> inputs,
+                                           const std::string& sig) {
     if (!has_passes()) return forward;
-    const std::string sig = SignatureKey(inputs);
     std::shared_ptr<const InferEntry> cur;
     {
       std::lock_guard<std::mutex> l(mu);
@@ -366,19 +422,22 @@ struct CachedOp::Impl {
     bool fold = refolds <= kMaxRefolds;
     for (const auto& a : inputs)
       fold &= a.device().type == DeviceType::kCPU || !options.verify_folded_inputs;
+    std::vector<uint64_t> versions;
+    if (fold && options.verify_folded_inputs)
+      for (const auto& a : inputs) versions.push_back(VersionOf(a));
     auto e = std::make_shared<InferEntry>();
     e->program = CompileInference(inputs, fold);
     e->refolds = refolds;
-    std::vector<const NDArray*> arrays;
+    std::vector<uint64_t> dep_versions;
     for (const auto& name : e->program->folded_inputs) {
       auto it = std::find(input_names.begin(), input_names.end(), name);
       if (it == input_names.end()) continue;
       int i = static_cast<int>(it - input_names.begin());
       e->deps.push_back(i);
       e->dep_arrays.push_back(inputs[i]);
-      arrays.push_back(&inputs[i]);
+      if (!versions.empty()) dep_versions.push_back(versions[i]);
     }
-    if (options.verify_folded_inputs) e->dep_hashes = Fingerprints(arrays);
+    if (options.verify_folded_inputs) RecordDeps(e.get(), std::move(dep_versions));
     std::lock_guard<std::mutex> l(mu);
     inference[sig] = e;
     return e->program;
@@ -427,13 +486,21 @@ struct CachedOp::Impl {
     }
     // (The planner leaves values of unknown shape out: Run allocates them.)
     plan->memory = passes::PlanMemory(g, plan->shapes, plan->types, {.reuse = options.plan_memory});
+    plan->reuse_view.assign(g.num_entries, 0);
+    for (int e = 0; e < g.num_entries; ++e)
+      plan->reuse_view[e] = plan->memory.slot[e] >= 0 && plan->shapes[e].is_known();
+    for (int e : g.outputs) plan->reuse_view[e] = 0;
     return plan;
   }
 
   std::shared_ptr<const Plan> GetPlan(const std::shared_ptr<const Program>& prog,
                                       std::span<const NDArray> inputs) {
+    return GetPlan(prog, inputs, SignatureKey(inputs));
+  }
+  // The same with the inputs' SignatureKey.
+  std::shared_ptr<const Plan> GetPlan(const std::shared_ptr<const Program>& prog,
+                                      std::span<const NDArray> inputs, const std::string& sig) {
     const Program& p = *prog;
-    std::string sig = SignatureKey(inputs);
     {
       std::lock_guard<std::mutex> l(p.mu);
       if (options.static_shape && p.last_plan && p.last_sig == sig) return p.last_plan;
@@ -485,6 +552,7 @@ struct CachedOp::Impl {
     auto s = std::make_unique<State>();
     for (int64_t b : plan.memory.slot_bytes) s->slots.emplace_back(Shape{b}, dev, DType::kUint8);
     s->values.resize(plan.shapes.size());
+    s->views.resize(plan.shapes.size());
     return s;
   }
 
@@ -538,15 +606,26 @@ struct CachedOp::Impl {
           }
         }
         const Shape& shape = plan.shapes[e].is_known() ? plan.shapes[e] : run_shapes[k];
-        NDArray v = slot >= 0 ? ViewOf(st.slots[slot], shape, t) : NDArray(shape, dev, t);
-        st.values[e] = v;
-        out.push_back(v);
+        if (plan.reuse_view[e]) {
+          NDArray& view = st.views[e];
+          if (view.is_none()) view = ViewOf(st.slots[slot], shape, t);
+          st.values[e] = view;
+        } else {
+          st.values[e] = slot >= 0 ? ViewOf(st.slots[slot], shape, t) : NDArray(shape, dev, t);
+        }
+        out.push_back(st.values[e]);
       }
       try {
         node.op->SelectKernel(dev.type, node.attrs, in)(ctx, node.attrs, in, out);
       } catch (const Error& e) {
         MX_THROW(e.code(), "node '", node.name, "' (", node.op->name, "): ", e.what());
       }
+      // New bytes (Storage::version): the outputs and what the op updates in place (aux states
+      // of the caller's arrays in training calls).
+      for (const NDArray& o : out) o.mark_written();
+      if (MayWriteMutableInputs(*node.op, ctx))
+        for (int i : node.op->mutable_inputs)
+          if (i >= 0 && static_cast<size_t>(i) < in.size()) in[i].mark_written();
       if (monitor) {
         if (monitor_all) {
           auto names = node.op->InputNames(node.attrs);
@@ -598,9 +677,10 @@ NDArrayVec CachedOp::Forward(std::span<const NDArray> inputs, bool is_train) {
 
 NDArrayVec CachedOp::ForwardImpl(std::span<const NDArray> inputs, bool is_train, bool is_record) {
   CheckInputs(input_names_, inputs);
-  std::shared_ptr<const Program> prog = is_train ? impl_->Base() : impl_->Inference(inputs);
+  const std::string sig = SignatureKey(inputs);  // built once per call
+  std::shared_ptr<const Program> prog = is_train ? impl_->Base() : impl_->Inference(inputs, sig);
   const Program& p = *prog;
-  std::shared_ptr<const Plan> plan = impl_->GetPlan(prog, inputs);
+  std::shared_ptr<const Plan> plan = impl_->GetPlan(prog, inputs, sig);
   Device dev = inputs.empty() ? cpu() : inputs[0].device();
   std::unique_ptr<State> st = impl_->AcquireState(*plan, dev);
   Impl::Bind(p, *st, inputs, dev);

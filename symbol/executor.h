@@ -14,8 +14,9 @@
 //  - inference calls run a graph optimized per input signature: the same passes plus
 //    BatchNorm folding and, for "onednn", Convolution/FullyConnected post-op fusion.
 // BatchNorm folding bakes the current values of the weights and BatchNorm parameters into the
-// inference graph. Those inputs are fingerprinted (identity and contents) on every inference
-// call and the graph is re-optimized when one changed, e.g. after training steps. When they
+// inference graph. Those inputs are checked on every inference call (identity, and the storage
+// block's write version, ndarray/storage.h; contents for blocks whose writes cannot be tracked)
+// and the graph is re-optimized when one changed, e.g. after training steps. When they
 // change again after only a few calls, several times in a row, the CachedOp stops folding values
 // for that signature (inputs that change with every call, like a weight computed by the caller,
 // would otherwise recompile every time); changes between longer runs of inference calls (training
@@ -45,10 +46,12 @@ struct CachedOpOptions {
   // Graph passes: "" or "none" (the graph as given), "default", or "onednn" (see above; MXNet's
   // optimize_for backend names "ONEDNN"/"MKLDNN" mean "onednn"). Unknown names throw.
   std::string backend;
-  // Fingerprint the contents of inputs folded into the inference graph on every call (see
-  // above). false: only their identity (array object and buffer) is checked, which is enough
-  // when nobody writes them in place while this CachedOp serves inference (e.g. a deployed
-  // SymbolBlock); it saves hashing the folded weights on each call.
+  // Check on every call that inputs folded into the inference graph were not written since
+  // (see above): their storage blocks' write versions (Storage::version, a few loads per input),
+  // and a fingerprint of the contents for blocks marked Storage::untracked_writes (external
+  // buffers, raw pointers handed out through the C ABI or DLPack). Writes through a raw pointer
+  // of an ordinary array are seen only after NDArray::mark_written(). false: only their
+  // identity (array object and buffer) is checked, and folding also applies on GPUs.
   bool verify_folded_inputs = true;
 };
 

@@ -173,6 +173,55 @@ TEST(CachedOpPasses, KeepsFoldingWhenParametersChangeBetweenRunsOfCalls) {
   EXPECT_EQ(op.last_report().nodes_after, 1);
 }
 
+// Folded inputs are checked by their storage blocks' write versions: every tracked write
+// (in-place kernels, out= calls, writes through views, copies, declared raw writes) refolds, and
+// the check reads no bytes, so an undeclared raw write goes unseen (the documented contract),
+// unless the block is marked as written behind our back (external or exported memory), which
+// turns the content check back on. Runs of 8 calls between changes keep the folding active.
+TEST(CachedOpPasses, RefoldsAfterTrackedWritesByWriteVersion) {
+  ConvBnNet net;
+  CachedOp op(net.symbol, {.backend = "onednn"});
+  auto calls = [&](const char* what) {
+    for (int i = 0; i < 8; ++i) ASSERT_TRUE(net.Check(op)) << what << " call " << i;
+    CompileReport rep = op.last_report();
+    EXPECT_EQ(rep.folded_inputs.size(), 6u) << what;
+    EXPECT_EQ(rep.nodes_after, 1) << what;
+  };
+  calls("first");
+  const Op& mul = OpRegistry::Get("_mul_scalar");
+  // An in-place kernel call into the weight (out=w).
+  InvokeInto(mul, OpAttrs::Parse(mul, {{"scalar", "-1.5"}}), std::vector<NDArray>{net.values["w"]},
+             std::vector<NDArray>{net.values["w"]});
+  calls("in-place w");
+  // Through a view sharing gamma's block.
+  NDArray gamma_view = net.values["gamma"].reshape({2, 2});
+  InvokeInto(mul, OpAttrs::Parse(mul, {{"scalar", "0.5"}}), std::vector<NDArray>{gamma_view},
+             std::vector<NDArray>{gamma_view});
+  calls("view of gamma");
+  // copyto into the moving variance.
+  RandomArray(Shape{4}, 1, 3, 21, DType::kFloat32).copyto(net.values["var"]);
+  calls("copyto var");
+  // A raw write, declared.
+  net.values["mean"].data<float>()[1] += 0.75f;
+  net.values["mean"].mark_written();
+  calls("declared raw write");
+  // An undeclared raw write is not seen: the folded graph keeps the old value.
+  const NDArray before = op(InputsFor(op, net.values))[0].copy();
+  net.values["beta"].data<float>()[0] += 5.0f;
+  EXPECT_TRUE(AllClose(op(InputsFor(op, net.values))[0], before, 0, 0));
+  // Marked as written behind our back: the contents are compared from the next compile on.
+  net.values["beta"].storage()->mark_untracked_writes();
+  net.values["beta"].mark_written();
+  calls("untracked beta");
+  net.values["beta"].data<float>()[2] -= 3.0f;  // undeclared, but the block is untracked
+  calls("raw write to untracked beta");
+  // Reads never refold.
+  const int compiled = op.num_compiled();
+  for (const auto& [name, value] : net.values) value.ToVector<float>();
+  calls("reads");
+  EXPECT_EQ(op.num_compiled(), compiled);
+}
+
 TEST(CachedOpPasses, IdentityOnlyCheckWithoutVerification) {
   ConvBnNet net;
   CachedOp op(net.symbol, {.backend = "default", .verify_folded_inputs = false});

@@ -73,6 +73,7 @@ MXC_STATUS mxc_ndarray_to_dlpack(mxc_ndarray* array, DLManagedTensor** out) noex
     mxnet::Device d = e->array.device();
     DLTensor& t = e->tensor.dl_tensor;
     t.data = e->array.data_ptr();
+    e->array.storage()->mark_untracked_writes();  // the consumer may write it (Storage::version)
     t.device.device_type = d.is_gpu()                                ? kDLCUDA
                            : d.type == mxnet::DeviceType::kCPUPinned ? kDLCUDAHost
                                                                      : kDLCPU;

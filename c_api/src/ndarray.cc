@@ -236,8 +236,13 @@ MXC_STATUS mxc_ndarray_device(mxc_ndarray* array, mxc_device* out) noexcept {
 }
 
 MXC_STATUS mxc_ndarray_data(mxc_ndarray* array, void** out) noexcept {
-  return mxc::Getter(__func__, array, "array", out,
-                     [](const mxnet::NDArray& a) { return a.data_ptr(); });
+  return mxc::Getter(__func__, array, "array", out, [](const mxnet::NDArray& a) {
+    void* p = a.data_ptr();
+    // The caller may write through p at any time: caches compare this block's contents from now
+    // on (Storage::untracked_writes).
+    a.storage()->mark_untracked_writes();
+    return p;
+  });
 }
 
 MXC_STATUS mxc_ndarray_copy_to_host(mxc_ndarray* array, void* dst, size_t nbytes) noexcept {

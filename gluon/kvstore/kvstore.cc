@@ -129,7 +129,9 @@ NDArray KVStore::LocalReduce(int key, const std::vector<NDArray>& values) {
       NDArray g = CpuFloat(values[i]);
       gc_.Quantize(g.data<float>(), res[i].data<float>(), n, codes.data());
       gc_.Dequantize(codes.data(), n, sum.data<float>(), /*accumulate=*/true);
+      res[i].mark_written();  // raw-pointer writes (Storage::version)
     }
+    sum.mark_written();
     return sum;
   }
   NDArray sum = values[0].copyto(cpu());

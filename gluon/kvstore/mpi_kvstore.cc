@@ -135,6 +135,7 @@ class MpiStore : public KVStore {
             "broadcast");
       Wait(req, StrCat("broadcast of key ", key));
     }
+    value.mark_written();  // raw-pointer write (Storage::version)
   }
 
   void ReduceAcrossWorkers(const std::vector<int>& keys, std::vector<NDArray>& merged) override {
@@ -154,6 +155,7 @@ class MpiStore : public KVStore {
                                       : StrCat("allreduce of keys ", keys[k], "..", keys[end - 1]);
       if (end - k == 1) {
         Allreduce(merged[k].data_ptr(), merged[k].size(), mt, what);
+        merged[k].mark_written();
       } else {
         buf_.resize(static_cast<size_t>(bytes));
         size_t off = 0;
@@ -165,6 +167,7 @@ class MpiStore : public KVStore {
         off = 0;
         for (size_t i = k; i < end; ++i) {
           std::memcpy(merged[i].data_ptr(), buf_.data() + off, merged[i].nbytes());
+          merged[i].mark_written();
           off += merged[i].nbytes();
         }
       }
@@ -223,6 +226,7 @@ class MpiStore : public KVStore {
       size_t off = 0;
       for (const NDArray& a : op.arrays) {
         std::memcpy(a.data_ptr(), op.buf.data() + off, a.nbytes());
+        a.mark_written();
         off += a.nbytes();
       }
     }
@@ -275,6 +279,7 @@ class MpiStore : public KVStore {
     float* out = merged.data<float>();
     for (int r = 0; r < size_; ++r)
       gc.Dequantize(all.data() + static_cast<size_t>(r) * words, n, out, /*accumulate=*/r > 0);
+    merged.mark_written();
   }
 
   struct Pending {

@@ -113,6 +113,8 @@ void ComposedUpdate(const char* who, const Step& s, double lr, double wd, Prep p
       for (int64_t i = b; i < e; ++i) f(i);
     });
   });
+  s.weight.mark_written();  // written through raw pointers (Storage::version)
+  for (const NDArray& x : s.state) x.mark_written();
 }
 
 // ---- The specs. ----

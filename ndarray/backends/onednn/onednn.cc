@@ -177,36 +177,103 @@ const Exec::Arg* Exec::Find(int arg) const {
   return nullptr;
 }
 
+struct Exec::Bound {
+  std::vector<memory> user, inner;  // per argument (inner: only where a reorder is needed)
+  memory scratchpad;
+  std::unordered_map<int, memory> m;  // what execute gets: the objects above
+};
+
+Exec::BoundPool::BoundPool() = default;
+Exec::BoundPool::BoundPool(const BoundPool&) {}
+Exec::BoundPool& Exec::BoundPool::operator=(const BoundPool&) { return *this; }
+Exec::BoundPool::~BoundPool() = default;
+
 void Exec::Run(std::initializer_list<const void*> ptrs,
                std::unordered_map<int, memory> given) const {
   MX_CHECK_EQ(ptrs.size(), args.size(), "oneDNN Exec::Run: one pointer per argument");
+  // This thread's bound set (made on first use: memory objects without a buffer yet).
+  std::unique_ptr<Bound> b;
+  {
+    std::lock_guard<std::mutex> l(bound.mu);
+    if (!bound.free.empty()) {
+      b = std::move(bound.free.back());
+      bound.free.pop_back();
+    }
+  }
+  if (!b) {
+    b = std::make_unique<Bound>();
+    for (const Arg& a : args) {
+      b->user.emplace_back(a.user, Engine(), nullptr);
+      const bool reordered = a.to_inner || a.to_user;
+      b->inner.push_back(reordered ? memory(a.inner, Engine(), nullptr) : memory());
+      b->m.emplace(a.arg, reordered ? b->inner.back() : b->user.back());
+    }
+    if (scratchpad.get_size() > 0) {
+      b->scratchpad = memory(scratchpad, Engine(), nullptr);
+      b->m.emplace(DNNL_ARG_SCRATCHPAD, b->scratchpad);
+    }
+  }
+  struct Return {  // the set goes back to the pool, its map as made, also when a run throws
+    const Exec& e;
+    std::unique_ptr<Bound>& b;
+    std::vector<size_t> restore;  // argument entries replaced for this run
+    std::vector<int> extra;       // entries added for this run
+    ~Return() {
+      for (size_t i : restore) b->m[e.args[i].arg] = b->inner[i] ? b->inner[i] : b->user[i];
+      for (int k : extra) b->m.erase(k);
+      std::lock_guard<std::mutex> l(e.bound.mu);
+      e.bound.free.push_back(std::move(b));
+    }
+  } ret{*this, b, {}, {}};
   Scratch scratch;
   dnnl::stream& s = Stream();
-  std::unordered_map<int, memory> m = std::move(given);
+  for (auto& [k, v] : given) {
+    auto it = b->m.find(k);
+    if (it == b->m.end()) {
+      b->m.emplace(k, v);
+      ret.extra.push_back(k);
+    } else {
+      it->second = v;
+    }
+  }
   struct Out {
     const Arg* arg;
     memory inner, user;
   };
-  std::vector<Out> outs;  // reordered back after running
+  std::vector<Out> outs;  // reordered back after running (no allocation when none)
   auto p = ptrs.begin();
-  for (const Arg& a : args) {
-    const void* ptr = *p++;
-    if (m.count(a.arg)) continue;  // given by the caller
-    memory user = Wrap(a.user, ptr);
-    if (!a.to_inner && !a.to_user) {
-      m.emplace(a.arg, user);
+  for (size_t i = 0; i < args.size(); ++i, ++p) {
+    const Arg& a = args[i];
+    if (!given.empty() && given.count(a.arg)) {  // given by the caller
+      if (b->m.count(a.arg)) ret.restore.push_back(i);
       continue;
     }
-    memory inner = scratch.Memory(a.inner);
+    memory& user = b->user[i];
+    user.set_data_handle(const_cast<void*>(*p));
+    if (!a.to_inner && !a.to_user) continue;
+    memory inner = b->inner[i];
+    if (void* buf = scratch.Get(a.inner.get_size())) {
+      inner.set_data_handle(buf);
+    } else {  // too large for the pool: this run's own buffer
+      inner = memory(a.inner, Engine());
+      b->m[a.arg] = inner;
+      ret.restore.push_back(i);
+    }
     if (a.to_inner) RunReorder(scratch, s, *a.to_inner, a.to_inner_scratchpad, user, inner);
     if (a.to_user) outs.push_back({&a, inner, user});
-    m.emplace(a.arg, inner);
   }
-  if (scratchpad.get_size() > 0) m.emplace(DNNL_ARG_SCRATCHPAD, scratch.Memory(scratchpad));
-  prim.execute(s, m);
+  if (scratchpad.get_size() > 0) {
+    if (void* buf = scratch.Get(scratchpad.get_size())) {
+      b->scratchpad.set_data_handle(buf);
+    } else {
+      b->m[DNNL_ARG_SCRATCHPAD] = memory(scratchpad, Engine());
+    }
+  }
+  prim.execute(s, b->m);
   for (const Out& o : outs)
     RunReorder(scratch, s, *o.arg->to_user, o.arg->to_user_scratchpad, o.inner, o.user);
   s.wait();
+  if (scratchpad.get_size() > 0) b->m[DNNL_ARG_SCRATCHPAD] = b->scratchpad;
 }
 
 void Exec::RunArgs(std::unordered_map<int, memory> args_in) const {

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <unordered_map>
@@ -98,6 +99,8 @@ class Scratch {
   // A memory of `md` in the next pooled buffer (or its own allocation when the pool declines),
   // valid until this Scratch ends.
   memory Memory(const memory::desc& md);
+  // A pooled buffer of `bytes` (nullptr when the pool declines), valid until this Scratch ends.
+  void* Get(size_t bytes) { return scope_.Get(bytes); }
 
  private:
   ScratchPool::Scope scope_;
@@ -166,6 +169,20 @@ struct Exec {
            std::unordered_map<int, memory> given = {}) const;
   // Runs with exactly `args_in` (memories the caller made) plus the pooled scratchpad.
   void RunArgs(std::unordered_map<int, memory> args_in) const;
+
+  // Memory objects and the argument map of one Run, kept across runs and rebound to each run's
+  // buffers (memory::set_data_handle) instead of created per call: one set per thread running
+  // this Exec at the same time, taken from and returned to `bound`.
+  struct Bound;
+  struct BoundPool {
+    std::mutex mu;
+    std::vector<std::unique_ptr<Bound>> free;
+    BoundPool();
+    BoundPool(const BoundPool&);  // a copy starts empty
+    BoundPool& operator=(const BoundPool&);
+    ~BoundPool();
+  };
+  mutable BoundPool bound;
 };
 
 // C = alpha * A B: oneDNN's matmul of A (batch, M, K) and B (batch, K, N) into C (batch, M, N), in
