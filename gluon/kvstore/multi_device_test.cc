@@ -15,6 +15,8 @@
 #include "autograd/autograd.h"
 #include "base/error.h"
 #include "gluon/kvstore/kvstore.h"
+#include "gluon/kvstore/nccl_kvstore.h"
+#include "gluon/kvstore/testing/host_communicator.h"
 #include "gluon/nn/basic_layers.h"
 #include "gluon/training/trainer.h"
 #include "gluon/utils/split.h"
@@ -82,7 +84,7 @@ std::vector<ParameterPtr> Params(const nn::HybridSequential& net) {
 }
 
 struct Case {
-  std::string kvstore;
+  std::string kvstore;  // "device", or "nccl" (over the host fake of NCCL)
   bool update_on_kvstore;
 };
 
@@ -98,7 +100,10 @@ TEST_P(MultiDevice, MatchesOneDeviceWithTheWholeBatch) {
     ASSERT_EQ(p->grad(gpu(1)).device(), gpu(1));
   }
   const Kwargs opt{{"learning_rate", 0.05}, {"momentum", 0.9}, {"wd", 0.01}};
+  kvstore::testing::HostCommCalls comm_calls;
   TrainerOptions to{.kvstore = c.kvstore};
+  if (c.kvstore == "nccl")
+    to.kvstore = kvstore::CreateNcclStore(kvstore::testing::HostCommunicator::Factory(&comm_calls));
   to.update_on_kvstore = c.update_on_kvstore;
   Trainer tr(net->collect_params(), "sgd", opt, to);
   Trainer tr_ref(ref->collect_params(), "sgd", opt, {.kvstore = ""});
@@ -147,10 +152,21 @@ TEST_P(MultiDevice, MatchesOneDeviceWithTheWholeBatch) {
   ASSERT_NE(tr.kvstore(), nullptr);
   EXPECT_EQ(tr.kvstore()->type(), c.kvstore);
   EXPECT_EQ(tr.update_on_kvstore(), c.update_on_kvstore);
+  if (c.kvstore == "nccl") {
+    // The collectives went through the communicator: one over [gpu(0), gpu(1)], an allreduce
+    // per parameter and step, a broadcast per parameter at the start and (pulls) per step.
+    const int n = static_cast<int>(Params(*net).size());
+    EXPECT_EQ(comm_calls.created, 1);
+    ASSERT_EQ(comm_calls.device_lists.size(), 1u);
+    EXPECT_EQ(comm_calls.device_lists[0], Gpus());
+    EXPECT_EQ(comm_calls.allreduce, 3 * n);
+    EXPECT_GE(comm_calls.broadcast, n);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, MultiDevice,
-                         ::testing::Values(Case{"device", false}, Case{"device", true}),
+                         ::testing::Values(Case{"device", false}, Case{"device", true},
+                                           Case{"nccl", false}, Case{"nccl", true}),
                          [](const auto& info) {
                            return info.param.kvstore +
                                   (info.param.update_on_kvstore ? "_update_on_kvstore" : "");
