@@ -27,4 +27,5 @@ for b in ndarray/backends/cuda/gpu_test ndarray/backends/cuda/caching_allocator_
     while read -r lib; do cp -L -n "$lib" "$dir/lib/"; done
 done
 chmod -R u+w "$dir"
+strip --strip-debug "$dir/lib/"*.so* 2>/dev/null || true
 du -sh "$dir" >&2

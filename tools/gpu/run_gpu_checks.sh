@@ -11,9 +11,10 @@
 #   OUT=DIR                                      where the report goes (default: a temporary dir)
 #
 # On a lent GPU machine without Bazel (the device tool's image: CUDA 13, driver 580, no Bazel):
-# here `tools/gpu/pack_prebuilt.sh .gpu_prebuilt` (about 10 MB, into a folder git ignores, e.g.
-# via .git/info/exclude), then there `tools/gpu/run_gpu_checks.sh --prebuilt .gpu_prebuilt` with
-# .gpu_prebuilt carried; the report lands in that machine's $OUT.
+# here `tools/gpu/pack_prebuilt.sh .gpu_prebuilt` (about 83 MB with nccl_gpu_test's libraries,
+# over the tool's 64 MiB: carry `tar -cJf` of it, about 15 MB, into a folder git ignores, e.g. via
+# .git/info/exclude), then there unpack it and run `tools/gpu/run_gpu_checks.sh --prebuilt DIR`;
+# the report lands in that machine's $OUT.
 #
 # What runs today: //ndarray/backends/cuda:gpu_test (device count and properties, streams,
 # copyto/as_in_context CPU<->GPU and GPU<->GPU (direct peer copies with 2+ GPUs), Storage through
