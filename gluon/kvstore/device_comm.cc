@@ -11,8 +11,8 @@ bool NcclSupports(DType t) {
 void CheckBuffers(const std::vector<NDArray>& buffers, const std::vector<Device>& devices,
                   const char* op) {
   if (buffers.size() != devices.size())
-    MX_THROW(absl::StatusCode::kInvalidArgument, "device communicator ", op, ": ",
-             buffers.size(), " buffers for ", devices.size(), " devices");
+    MX_THROW(absl::StatusCode::kInvalidArgument, "device communicator ", op, ": ", buffers.size(),
+             " buffers for ", devices.size(), " devices");
   for (size_t i = 0; i < buffers.size(); ++i) {
     const NDArray& b = buffers[i];
     if (b.is_none() || b.is_sparse())

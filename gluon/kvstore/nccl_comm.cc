@@ -32,22 +32,32 @@ void CheckDevices(const std::vector<Device>& devices) {
 #ifdef MXNET_CUDA
 void Check(ncclResult_t r, const char* what) {
   if (r != ncclSuccess)
-    MX_THROW(absl::StatusCode::kInternal, "NCCL ", what, " failed: ", ncclGetErrorString(r),
-             " (", ncclGetLastError(nullptr) ? ncclGetLastError(nullptr) : "", ")");
+    MX_THROW(absl::StatusCode::kInternal, "NCCL ", what, " failed: ", ncclGetErrorString(r), " (",
+             ncclGetLastError(nullptr) ? ncclGetLastError(nullptr) : "", ")");
 }
 
 ncclDataType_t NcclType(DType t) {
   switch (t) {
-    case DType::kFloat32: return ncclFloat32;
-    case DType::kFloat64: return ncclFloat64;
-    case DType::kFloat16: return ncclFloat16;
-    case DType::kBFloat16: return ncclBfloat16;
-    case DType::kInt8: return ncclInt8;
-    case DType::kUint8: return ncclUint8;
-    case DType::kInt32: return ncclInt32;
-    case DType::kUint32: return ncclUint32;
-    case DType::kInt64: return ncclInt64;
-    case DType::kUint64: return ncclUint64;
+    case DType::kFloat32:
+      return ncclFloat32;
+    case DType::kFloat64:
+      return ncclFloat64;
+    case DType::kFloat16:
+      return ncclFloat16;
+    case DType::kBFloat16:
+      return ncclBfloat16;
+    case DType::kInt8:
+      return ncclInt8;
+    case DType::kUint8:
+      return ncclUint8;
+    case DType::kInt32:
+      return ncclInt32;
+    case DType::kUint32:
+      return ncclUint32;
+    case DType::kInt64:
+      return ncclInt64;
+    case DType::kUint64:
+      return ncclUint64;
     default:
       MX_THROW(absl::StatusCode::kInvalidArgument, "NCCL: unsupported dtype ", DTypeName(t));
   }
@@ -73,18 +83,24 @@ class NcclCommunicator final : public DeviceCommunicator {
 
   void AllReduce(const std::vector<NDArray>& buffers) override {
     CheckBuffers(buffers, devices_, "allreduce");
-    Run(buffers, [&](size_t i, void* p, size_t n, ncclDataType_t t, cudaStream_t s) {
-      return ncclAllReduce(p, p, n, t, ncclSum, comms_[i], s);
-    }, "ncclAllReduce");
+    Run(
+        buffers,
+        [&](size_t i, void* p, size_t n, ncclDataType_t t, cudaStream_t s) {
+          return ncclAllReduce(p, p, n, t, ncclSum, comms_[i], s);
+        },
+        "ncclAllReduce");
   }
   void Broadcast(const std::vector<NDArray>& buffers, int root) override {
     CheckBuffers(buffers, devices_, "broadcast");
     if (root < 0 || root >= static_cast<int>(devices_.size()))
       MX_THROW(absl::StatusCode::kInvalidArgument, "NCCL broadcast: root ", root,
                " out of range for ", devices_.size(), " ranks");
-    Run(buffers, [&](size_t i, void* p, size_t n, ncclDataType_t t, cudaStream_t s) {
-      return ncclBroadcast(p, p, n, t, root, comms_[i], s);
-    }, "ncclBroadcast");
+    Run(
+        buffers,
+        [&](size_t i, void* p, size_t n, ncclDataType_t t, cudaStream_t s) {
+          return ncclBroadcast(p, p, n, t, root, comms_[i], s);
+        },
+        "ncclBroadcast");
   }
 
  private:

@@ -33,16 +33,16 @@ int RequiredGpus() {
   return v ? std::atoi(v) : 0;
 }
 // Skips without a GPU (a visible "[no GPU]" line); fails instead under MXNET_REQUIRE_GPU.
-#define MX_NEED_GPU()                                                                         \
-  do {                                                                                        \
-    if (GpuCount() < 1) {                                                                     \
-      if (RequiredGpus() >= 1) FAIL() << "MXNET_REQUIRE_GPU set but " << DriverStatus();      \
-      std::printf("[no GPU] %s skipped: needs a GPU and NCCL (%s; %s)\n",                     \
-                  ::testing::UnitTest::GetInstance()->current_test_info()->name(),            \
-                  BuiltWithNccl() ? "CUDA build" : "no CUDA in this build",                   \
-                  DriverStatus().c_str());                                                    \
-      GTEST_SKIP() << "no GPU";                                                               \
-    }                                                                                         \
+#define MX_NEED_GPU()                                                                    \
+  do {                                                                                   \
+    if (GpuCount() < 1) {                                                                \
+      if (RequiredGpus() >= 1) FAIL() << "MXNET_REQUIRE_GPU set but " << DriverStatus(); \
+      std::printf("[no GPU] %s skipped: needs a GPU and NCCL (%s; %s)\n",                \
+                  ::testing::UnitTest::GetInstance()->current_test_info()->name(),       \
+                  BuiltWithNccl() ? "CUDA build" : "no CUDA in this build",              \
+                  DriverStatus().c_str());                                               \
+      GTEST_SKIP() << "no GPU";                                                          \
+    }                                                                                    \
   } while (0)
 
 std::vector<Device> AllGpus() {
@@ -60,8 +60,8 @@ TEST(NcclGpu, CreateOrItsError) {
     create("nccl");
     ADD_FAILURE() << "create(\"nccl\") without NCCL or GPU";
   } catch (const Error& e) {
-    EXPECT_EQ(e.code(), BuiltWithNccl() ? absl::StatusCode::kUnavailable
-                                        : absl::StatusCode::kUnimplemented);
+    EXPECT_EQ(e.code(),
+              BuiltWithNccl() ? absl::StatusCode::kUnavailable : absl::StatusCode::kUnimplemented);
     std::printf("[no GPU] create(\"nccl\") refused as expected: %s\n", e.what());
   }
 }
@@ -84,7 +84,8 @@ void CheckAllReduceAndBroadcast(DType dtype) {
   for (size_t r = 0; r < gpus.size(); ++r) {
     std::vector<T> got = bufs[r].copyto(cpu()).ToVector<T>();
     for (int64_t k = 0; k < n; ++k)
-      ASSERT_EQ(got[k], static_cast<T>(tri * static_cast<T>(k % 50 + 1))) << "rank " << r << " k " << k;
+      ASSERT_EQ(got[k], static_cast<T>(tri * static_cast<T>(k % 50 + 1)))
+          << "rank " << r << " k " << k;
   }
   // Broadcast from the last rank after changing it.
   const int root = static_cast<int>(gpus.size()) - 1;
@@ -143,14 +144,28 @@ std::shared_ptr<nn::HybridSequential> MakeNet(const std::vector<Device>& devices
 
 NDArray Loss(nn::HybridSequential& net, const NDArray& x, const NDArray& t) {
   NDArray d = Invoke("elemwise_sub", std::vector<NDArray>{net(x), t})[0];
-  return Invoke("sum", std::vector<NDArray>{Invoke("elemwise_mul", std::vector<NDArray>{d, d})[0]})[0];
+  return Invoke("sum",
+                std::vector<NDArray>{Invoke("elemwise_mul", std::vector<NDArray>{d, d})[0]})[0];
 }
 
 // The Trainer over the store object (used even for one GPU) equals the CPU run with the whole
 // batch. Ops without GPU kernels run through the CPU fallback (allowed in this test).
 TEST(NcclGpu, TrainerMatchesTheWholeBatchOnTheCpu) {
   MX_NEED_GPU();
-  setenv("MXNET_GPU_FALLBACK", "silent", 1);
+  struct QuietFallback {  // restores the check script's MXNET_GPU_FALLBACK=error at the end
+    std::string old;
+    QuietFallback() {
+      const char* v = std::getenv("MXNET_GPU_FALLBACK");
+      old = v ? v : "";
+      setenv("MXNET_GPU_FALLBACK", "silent", 1);
+    }
+    ~QuietFallback() {
+      if (old.empty())
+        unsetenv("MXNET_GPU_FALLBACK");
+      else
+        setenv("MXNET_GPU_FALLBACK", old.c_str(), 1);
+    }
+  } quiet;
   const std::vector<Device> gpus = AllGpus();
   auto net = MakeNet(gpus);
   auto ref = MakeNet({cpu()});
@@ -181,12 +196,11 @@ TEST(NcclGpu, TrainerMatchesTheWholeBatchOnTheCpu) {
   for (const auto& [n, p] : ref->collect_params()) rs.push_back(p);
   for (size_t i = 0; i < ps.size(); ++i)
     for (const Device& d : gpus)
-      EXPECT_TRUE(::mxnet::testing::AllClose(ps[i]->data(d).copyto(cpu()), rs[i]->data(), 1e-4,
-                                             1e-5))
+      EXPECT_TRUE(
+          ::mxnet::testing::AllClose(ps[i]->data(d).copyto(cpu()), rs[i]->data(), 1e-4, 1e-5))
           << ps[i]->name() << " on " << d.ToString();
   ASSERT_NE(tr.kvstore(), nullptr);
   EXPECT_EQ(tr.kvstore()->type(), "nccl");
-  unsetenv("MXNET_GPU_FALLBACK");
 }
 
 }  // namespace

@@ -11,8 +11,7 @@ namespace {
 
 class NcclStore final : public KVStore {
  public:
-  explicit NcclStore(CommunicatorFactory factory)
-      : KVStore("nccl"), factory_(std::move(factory)) {}
+  explicit NcclStore(CommunicatorFactory factory) : KVStore("nccl"), factory_(std::move(factory)) {}
 
  protected:
   bool SupportsCompression() const override { return false; }
@@ -43,9 +42,8 @@ class NcclStore final : public KVStore {
     std::vector<int> ids;
     std::set<int> seen;
     for (const NDArray& a : arrays) {
-      if (a.device().type != DeviceType::kGPU || a.is_sparse() ||
-          a.dtype() != arrays[0].dtype() || !NcclSupports(a.dtype()) ||
-          !seen.insert(a.device().id).second)
+      if (a.device().type != DeviceType::kGPU || a.is_sparse() || a.dtype() != arrays[0].dtype() ||
+          !NcclSupports(a.dtype()) || !seen.insert(a.device().id).second)
         return nullptr;
       ids.push_back(a.device().id);
     }
@@ -55,8 +53,9 @@ class NcclStore final : public KVStore {
       for (int id : ids) devices.push_back(gpu(id));
       c = factory_(devices);
       if (!c)
-        MX_THROW(absl::StatusCode::kInternal, "kvstore nccl: the communicator factory returned "
-                                              "null");
+        MX_THROW(absl::StatusCode::kInternal,
+                 "kvstore nccl: the communicator factory returned "
+                 "null");
     }
     return c.get();
   }

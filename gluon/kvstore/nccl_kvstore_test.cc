@@ -63,7 +63,8 @@ TEST(NcclStore, PushPullSumAcrossGpus) {
   });
   NDArray c = V({1, 1, 1}, gpu(0)), d = V({0, 1, 2}, gpu(1));
   kv->pushpull(0, {c, d}, {o0, o1});
-  EXPECT_EQ(o1.ToVector<float>(), (std::vector<float>{13, 26, 39}));  // merged (1, 2, 3): 11+2, 22+4, 33+6
+  EXPECT_EQ(o1.ToVector<float>(),
+            (std::vector<float>{13, 26, 39}));  // merged (1, 2, 3): 11+2, 22+4, 33+6
   EXPECT_EQ(o0.ToVector<float>(), (std::vector<float>{13, 26, 39}));
   // broadcast: init + pull.
   NDArray w0 = V({0, 0}, gpu(0)), w1 = V({0, 0}, gpu(1));
@@ -119,8 +120,8 @@ TEST(NcclStore, CreateNeedsCudaAndAGpu) {
     create("nccl");
     ADD_FAILURE() << "create(\"nccl\") without NCCL or GPU";
   } catch (const Error& e) {
-    EXPECT_EQ(e.code(), BuiltWithNccl() ? absl::StatusCode::kUnavailable
-                                        : absl::StatusCode::kUnimplemented)
+    EXPECT_EQ(e.code(),
+              BuiltWithNccl() ? absl::StatusCode::kUnavailable : absl::StatusCode::kUnimplemented)
         << e.what();
     EXPECT_NE(std::string(e.what()).find("nccl"), std::string::npos) << e.what();
   }

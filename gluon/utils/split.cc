@@ -13,8 +13,8 @@ std::vector<NDArray> split_data(const NDArray& data, int num_slice, int batch_ax
     MX_THROW(absl::StatusCode::kInvalidArgument, "split_data: the data array is none");
   const int ndim = static_cast<int>(data.shape().ndim());
   if (ndim < 1)
-    MX_THROW(absl::StatusCode::kInvalidArgument,
-             "split_data: cannot split a 0-d array (shape ", data.shape().ToString(), ")");
+    MX_THROW(absl::StatusCode::kInvalidArgument, "split_data: cannot split a 0-d array (shape ",
+             data.shape().ToString(), ")");
   if (num_slice < 1)
     MX_THROW(absl::StatusCode::kInvalidArgument, "split_data: num_slice must be >= 1, got ",
              num_slice);
