@@ -5,6 +5,7 @@
 
 #include "base/error.h"
 #include "base/strings.h"
+#include "gluon/kvstore/nccl_kvstore.h"
 #include "ndarray/ops/core/basic_api.h"
 
 namespace mxnet::gluon::kvstore {
@@ -58,10 +59,7 @@ KVStorePtr create(const std::string& name) {
     auto it = Registry().find(name);
     if (it != Registry().end()) return it->second(name);
   }
-  if (name == "nccl")
-    MX_THROW(absl::StatusCode::kUnimplemented,
-             "kvstore 'nccl' needs a CUDA build with NCCL; this build has neither (use 'device' "
-             "for several devices of one process, 'mpi' for several processes)");
+  if (name == "nccl") return CreateNcclStore();
   if (name == "mpi" || name == "horovod" || name == "dist_sync" || name == "dist_sync_device")
     MX_THROW(absl::StatusCode::kUnimplemented, "kvstore '", name,
              "' needs MPI: link //gluon/kvstore:mpi into the program and launch it with "
@@ -134,11 +132,19 @@ NDArray KVStore::LocalReduce(int key, const std::vector<NDArray>& values) {
     sum.mark_written();
     return sum;
   }
+  return SumValues(key, values, stored);
+}
+
+NDArray KVStore::SumValues(int, const std::vector<NDArray>& values, const NDArray& stored) {
   NDArray sum = values[0].copyto(cpu());
   for (size_t i = 1; i < values.size(); ++i)
     sum = nd::elemwise_add(sum, values[i].as_in_context(cpu()));
   if (sum.dtype() != stored.dtype()) sum = sum.astype(stored.dtype());
   return sum;
+}
+
+void KVStore::PullValues(int, const NDArray& stored, const std::vector<NDArray>& out) {
+  for (const NDArray& o : out) stored.copyto(o);
 }
 
 void KVStore::Apply(int key, const NDArray& merged) {
@@ -203,8 +209,8 @@ void KVStore::pull(int key, const std::vector<NDArray>& out, int, bool) {
       MX_THROW(absl::StatusCode::kInvalidArgument, "kvstore pull: key ", key, " holds shape ",
                stored.shape().ToString(), " but an output ",
                o.is_none() ? std::string("is none") : "has shape " + o.shape().ToString());
-    stored.copyto(o);
   }
+  PullValues(key, stored, out);
 }
 
 void KVStore::pushpull(int key, const std::vector<NDArray>& values, const std::vector<NDArray>& out,

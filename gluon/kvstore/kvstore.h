@@ -13,8 +13,11 @@
 //   "device"  one process, several devices; the sum is formed on the device of the first value.
 //             With gradient compression every value (device) is quantized with its own residual
 //             and the decoded values summed (MXNet's CommDevice::ReduceCompressed).
-//   "nccl"    several GPUs through NCCL: needs a CUDA build with NCCL, which this build does not
-//             have; create("nccl") throws kUnimplemented saying so.
+//   "nccl"    one process, several GPUs: the device copies are summed by an NCCL allreduce on
+//             the GPUs (one rank per device, ncclCommInitAll) and pulls are NCCL broadcasts
+//             (nccl_kvstore.h). Needs a CUDA build (--config=cuda, which links NCCL) and a GPU:
+//             otherwise create("nccl") throws kUnimplemented / kUnavailable saying so. No
+//             gradient compression (as MXNet).
 //   "mpi", "horovod", "dist_sync", "dist_sync_device": several processes launched by
 //             `mpirun -np N`; needs //gluon/kvstore:mpi linked into the program (otherwise
 //             create() throws kUnimplemented naming that target). See mpi_kvstore.h.
@@ -151,6 +154,12 @@ class KVStore {
   float residual_threshold() const { return gc_.threshold(); }
   // Per-key residual of the cross-process compression (zeros at first use).
   NDArray& Residual(int key, const NDArray& like);
+  // Hooks of the "nccl" store (nccl_kvstore.h), called after the key and shapes are checked.
+  // SumValues: the sum of one key's values (this process's device copies, uncompressed) as a
+  // CPU array of `stored`'s dtype; default: copies summed on the CPU. PullValues: every out :=
+  // stored; default: one copy per out.
+  virtual NDArray SumValues(int key, const std::vector<NDArray>& values, const NDArray& stored);
+  virtual void PullValues(int key, const NDArray& stored, const std::vector<NDArray>& out);
 
  private:
   // merged sum of one key's values on the CPU.
@@ -173,7 +182,7 @@ using KVStorePtr = std::shared_ptr<KVStore>;
 
 // mx.kv.create(name): "local" (default), "device", "nccl", "mpi", "horovod", "dist_sync",
 // "dist_sync_device". Errors: kInvalidArgument for an unknown name (listing the known ones),
-// kUnimplemented for "nccl" (no NCCL in this build), "dist_async" (no parameter server) and for
+// kUnimplemented for "nccl" in a build without CUDA (kUnavailable without a GPU), "dist_async" (no parameter server) and for
 // the multi-process names when //gluon/kvstore:mpi is not linked.
 KVStorePtr create(const std::string& name = "local");
 

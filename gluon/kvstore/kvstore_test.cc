@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "base/error.h"
+#include "gluon/kvstore/device_comm.h"
+#include "ndarray/backends/cuda/gpu.h"
 #include "gluon/training/optimizer.h"
 
 namespace mxnet::gluon::kvstore {
@@ -100,7 +102,12 @@ TEST(KVStore, Errors) {
       absl::StatusCode::kUnimplemented, "not supported for this type of kvstore");
   ExpectError([] { create("bogus"); }, absl::StatusCode::kInvalidArgument,
               "unknown kvstore type 'bogus'");
-  ExpectError([] { create("nccl"); }, absl::StatusCode::kUnimplemented, "NCCL");
+  // "nccl": no CUDA here (kUnimplemented), or a CUDA build without a GPU (kUnavailable);
+  // nccl_kvstore_test and nccl_gpu_test cover the store itself.
+  if (!BuiltWithNccl())
+    ExpectError([] { create("nccl"); }, absl::StatusCode::kUnimplemented, "NCCL");
+  else if (backends::cuda::GpuCount() == 0)
+    ExpectError([] { create("nccl"); }, absl::StatusCode::kUnavailable, "at least one GPU");
   // This test does not link //gluon/kvstore:mpi.
   ExpectError([] { create("mpi"); }, absl::StatusCode::kUnimplemented, "//gluon/kvstore:mpi");
   ExpectError([] { create("dist_async"); }, absl::StatusCode::kUnimplemented, "parameter server");

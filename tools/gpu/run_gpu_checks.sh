@@ -11,9 +11,10 @@
 #   OUT=DIR                                      where the report goes (default: a temporary dir)
 #
 # On a lent GPU machine without Bazel (the device tool's image: CUDA 13, driver 580, no Bazel):
-# here `tools/gpu/pack_prebuilt.sh .gpu_prebuilt` (about 10 MB, into a folder git ignores, e.g.
-# via .git/info/exclude), then there `tools/gpu/run_gpu_checks.sh --prebuilt .gpu_prebuilt` with
-# .gpu_prebuilt carried; the report lands in that machine's $OUT.
+# here `tools/gpu/pack_prebuilt.sh .gpu_prebuilt` (about 83 MB with nccl_gpu_test's libraries,
+# over the tool's 64 MiB: carry `tar -cJf` of it, about 15 MB, into a folder git ignores, e.g. via
+# .git/info/exclude), then there unpack it and run `tools/gpu/run_gpu_checks.sh --prebuilt DIR`;
+# the report lands in that machine's $OUT.
 #
 # What runs today: //ndarray/backends/cuda:gpu_test (device count and properties, streams,
 # copyto/as_in_context CPU<->GPU and GPU<->GPU (direct peer copies with 2+ GPUs), Storage through
@@ -21,7 +22,9 @@
 # generic elementwise kernel for every op it covers against the host run of its per-thread body
 # (which elemwise_plan_test checks against the CPU reference kernels), and elementwise ops
 # dispatched to it), :caching_allocator_test, //tools/build_defs:cuda_smoke_test (a kernel), and
-# :caching_allocator_benchmark. The tests run with MXNET_GPU_FALLBACK=error, so an op that should
+# :caching_allocator_benchmark, and //gluon/kvstore:nccl_gpu_test (kvstore "nccl" with the real
+# NCCL on every GPU, one GPU = one rank: allreduce/broadcast, push/pull, a Trainer step equal to
+# the CPU run with the whole batch; skipped, visibly, without libnccl.so.2 on the machine). The tests run with MXNET_GPU_FALLBACK=error, so an op that should
 # have run a GPU kernel but fell back to the CPU fails (tests of the fallback itself set it
 # themselves). Exit status: 0 when everything built and passed.
 set -uo pipefail
@@ -52,9 +55,9 @@ if ((ngpu == 0 && !allow_no_gpu)); then
   exit 2
 fi
 
-TESTS=(gpu_test caching_allocator_test cuda_smoke_test)
+TESTS=(gpu_test caching_allocator_test cuda_smoke_test nccl_gpu_test)
 LABELS=(//ndarray/backends/cuda:gpu_test //ndarray/backends/cuda:caching_allocator_test
-        //tools/build_defs:cuda_smoke_test)
+        //tools/build_defs:cuda_smoke_test //gluon/kvstore:nccl_gpu_test)
 BENCH=//ndarray/backends/cuda:caching_allocator_benchmark
 
 {
@@ -94,17 +97,24 @@ else
   bin[caching_allocator_test]="$bb/ndarray/backends/cuda/caching_allocator_test"
   bin[cuda_smoke_test]="$bb/tools/build_defs/cuda_smoke_test"
   bin[caching_allocator_benchmark]="$bb/ndarray/backends/cuda/caching_allocator_benchmark"
+  bin[nccl_gpu_test]="$bb/gluon/kvstore/nccl_gpu_test"
 fi
 
 echo -e "\n## Tests (MXNET_REQUIRE_GPU=$ngpu MXNET_GPU_FALLBACK=error)\n" >>"$report"
 for t in "${TESTS[@]}"; do
   start=$SECONDS
+  # NCCL (libnccl.so.2, about 200 MB) is not packed by pack_prebuilt.sh: it must be on the
+  # machine (the CUDA toolkit's lib/ or the loader path); without it, a visible skip.
+  if [[ "$t" == nccl_gpu_test ]] && ldd "${bin[$t]}" 2>/dev/null | grep -q 'libnccl.*not found'; then
+    echo "- $t: SKIPPED: libnccl.so.2 not found on this machine (NCCL untested here)" >>"$report"
+    continue
+  fi
   MXNET_REQUIRE_GPU="$ngpu" MXNET_GPU_FALLBACK=error timeout 300 "${bin[$t]}" >"$OUT/$t.log" 2>&1
   rc=$?
   summary="$(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ test' "$OUT/$t.log" | tr '\n' ' ')"
   if ((rc == 0)); then r=ok; else r="FAILED (exit $rc)"; status=1; fi
   echo "- $t: $r, $((SECONDS - start)) s: ${summary:-no gtest summary}" >>"$report"
-  grep -E '^(GPU runtime:|\[no GPU\]|gpu\([0-9]+\): )' "$OUT/$t.log" | sed 's/^/    /' >>"$report"
+  grep -E '^(GPU runtime:|\[no GPU\]|gpu\([0-9]+\): |NCCL over )' "$OUT/$t.log" | sed 's/^/    /' >>"$report"
   grep -E '^\[  FAILED  \] [A-Za-z]' "$OUT/$t.log" | sort -u | sed 's/^/    /' >>"$report"
 done
 
