@@ -16,8 +16,7 @@ OpAttrs ParseFor(const Node& n, const AttrDict& params, const std::string& what)
   try {
     return OpAttrs::Parse(*n.op, params);
   } catch (const Error& e) {
-    MX_THROW(e.code(), "node '", n.name, "' (", n.op->name, "): cannot set ", what, ": ",
-             e.what());
+    MX_THROW(e.code(), "node '", n.name, "' (", n.op->name, "): cannot set ", what, ": ", e.what());
   }
 }
 

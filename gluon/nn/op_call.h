@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "ndarray/ops/core/basic_api.h"
 #include "ndarray/ops/conv/typed_attrs.h"
+#include "ndarray/ops/core/basic_api.h"
 
 namespace mxnet::gluon::nn::internal {
 
