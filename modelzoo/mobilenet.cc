@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "base/strings.h"
+#include "ndarray/ops/elemwise/elemwise_params.h"
 
 namespace mxnet::gluon::model_zoo::vision {
 namespace {
@@ -40,10 +41,10 @@ std::string VersionSuffix(double multiplier) {
 
 }  // namespace
 
-RELU6::RELU6() : clip_("clip", {{"a_min", "0"}, {"a_max", "6"}}) {}
+RELU6::RELU6() : clip_(MX_ND_OP(clip), ops::ClipParam{.a_min = 0, .a_max = 6}) {}
 
 LinearBottleneck::LinearBottleneck(int64_t in_channels, int64_t channels, int64_t t, int64_t stride)
-    : use_shortcut_(stride == 1 && in_channels == channels), add_("elemwise_add", {}) {
+    : use_shortcut_(stride == 1 && in_channels == channels), add_(MX_ND_OP(elemwise_add)) {
   out = register_child(internal::Seq(), "out");
   AddConv(*out, in_channels * t, 1, 1, 0, 1, true, true);
   AddConv(*out, in_channels * t, 3, stride, 1, in_channels * t, true, true);

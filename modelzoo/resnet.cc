@@ -1,6 +1,7 @@
 #include "modelzoo/resnet.h"
 
 #include "base/strings.h"
+#include "ndarray/ops/nn/nn_params.h"
 
 namespace mxnet::gluon::model_zoo::vision {
 namespace {
@@ -10,8 +11,10 @@ using internal::Conv;
 using internal::Relu;
 using internal::Seq;
 
-nn::internal::OpCall AddOp() { return nn::internal::OpCall("elemwise_add", {}); }
-nn::internal::OpCall ReluOp() { return nn::internal::OpCall("Activation", {{"act_type", "relu"}}); }
+nn::internal::OpCall AddOp() { return nn::internal::OpCall(MX_ND_OP(elemwise_add)); }
+nn::internal::OpCall ReluOp() {
+  return nn::internal::OpCall(MX_ND_OP(Activation), ops::ActivationParam{.act_type = "relu"});
+}
 
 // MXNet's _conv3x3: 3x3, padding 1, no bias.
 std::shared_ptr<nn::Conv2D> Conv3x3(int64_t channels, int64_t stride, int64_t in_channels) {

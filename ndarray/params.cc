@@ -82,6 +82,13 @@ bool ParseAttrValue(std::string_view s, std::string* out) {
 }
 
 bool ParseAttrValue(std::string_view s, Shape* out) {
+  // "None" is Shape::Unknown() (MXNet's TShape parser takes it; it is how an unknown shape
+  // prints, e.g. the default of _zeros' shape that the C ABI's metadata hands out). Not
+  // ParseShape: attribute tuples may hold Reshape's special codes (-2, -3, -4).
+  if (StripWhitespace(s) == "None") {
+    *out = Shape::Unknown();
+    return true;
+  }
   auto v = ParseIntTuple(s);
   if (!v.ok()) return false;
   *out = Shape(*v);

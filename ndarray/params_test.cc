@@ -73,6 +73,17 @@ TEST(Params, ParsesMxnetStringsWithDefaults) {
   EXPECT_EQ(static_cast<const TestParam*>(r2->get())->axis, -1);
 }
 
+TEST(Params, UnknownShapeRoundTrips) {
+  // Shape::Unknown() prints "None" (MXNet's text for an unknown TShape) and parses back.
+  Shape s{2, 3};
+  EXPECT_EQ(PrintAttrValue(Shape::Unknown()), "None");
+  ASSERT_TRUE(ParseAttrValue("None", &s));
+  EXPECT_EQ(s, Shape::Unknown());
+  ASSERT_TRUE(ParseAttrValue("(2, 3)", &s));
+  EXPECT_EQ(s, Shape({2, 3}));
+  EXPECT_FALSE(ParseAttrValue("Nothing", &s));
+}
+
 TEST(Params, ErrorsNameOpAndAttribute) {
   const ParamSchema& s = SchemaOf<TestParam>();
   auto check = [&](const AttrDict& d, const std::string& needle) {

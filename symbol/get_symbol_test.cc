@@ -58,7 +58,7 @@ Case SplitFc() {
   NDArray a = nd::broadcast_add(x, c);
   NDArrayVec parts = nd::split(a, 3, 1);
   NDArray z = nd::broadcast_add(nd::broadcast_mul(parts[2], parts[0]), c);
-  NDArray f = nd::FullyConnected(z, w, NDArray(), {.num_hidden = 4, .no_bias = true});
+  NDArray f = nd::FullyConnected(z, w, {.num_hidden = 4});
   return {nd::broadcast_add(f, ones), {x, w, c, ones}};
 }
 

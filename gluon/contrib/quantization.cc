@@ -17,11 +17,13 @@
 #include "ndarray/ops/quantization/quant_api.h"
 #include "symbol/control_flow.h"
 #include "symbol/executor.h"
+#include "symbol/node_params.h"
 
 namespace mxnet::gluon::contrib::quantization {
 namespace {
 
 constexpr auto kInvalid = absl::StatusCode::kInvalidArgument;
+using sym::MakeOpNode;
 using sym::Node;
 using sym::NodeEntry;
 using sym::Symbol;
@@ -44,13 +46,7 @@ std::string EntryName(const NodeEntry& e) {
 
 NodePtr MakeOp(const std::string& op_name, const std::string& name, AttrDict params,
                std::vector<NodeEntry> inputs) {
-  auto n = std::make_shared<Node>();
-  n->op = &OpRegistry::Get(op_name);
-  n->name = name;
-  n->params = std::move(params);
-  n->attrs = OpAttrs::Parse(*n->op, n->params);
-  n->inputs = std::move(inputs);
-  return n;
+  return MakeOpNode(OpRegistry::Get(op_name), name, std::move(params), std::move(inputs));
 }
 
 NodePtr MakeVar(const std::string& name) {
@@ -371,12 +367,7 @@ class Quantizer {
     }
     const std::string op =
         g.kind == Group::kConv ? "_sg_mkldnn_conv" : "_sg_mkldnn_fully_connected";
-    auto n = std::make_shared<Node>();
-    n->op = &OpRegistry::Get(op);
-    n->name = name;
-    n->params = p;
-    n->attrs = OpAttrs::Parse(*n->op, p);
-    n->inputs = std::move(inputs);
+    NodePtr n = MakeOp(op, name, p, std::move(inputs));
     attach_.emplace_back(n.get(), std::vector<Symbol>{sub});
     keep_.push_back(n);
     if (g.kind == Group::kConv)

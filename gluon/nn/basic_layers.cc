@@ -1,12 +1,16 @@
 #include "gluon/nn/basic_layers.h"
 
+#include <limits>
+
 #include "base/strings.h"
+#include "ndarray/ops/conv/conv_params.h"
+#include "ndarray/ops/nn/nn_params.h"
+#include "ndarray/ops/reduce/reduce_params.h"
+#include "ndarray/ops/shape/shape_params.h"
 #include "ndarray/params.h"
 
 namespace mxnet::gluon::nn {
 namespace {
-const Op& OpNamed(const char* name) { return OpRegistry::Get(name); }
-
 NDArray Apply(const Op& op, const OpAttrs& attrs, std::vector<NDArray> inputs) {
   return Invoke(op, attrs, inputs)[0];
 }
@@ -40,6 +44,8 @@ NDArrayVec HybridSequential::forward(const NDArrayVec& inputs) { return Chain(ch
 Dense::Dense(int64_t units, DenseOptions o) : units_(units), options_(std::move(o)) {
   if (units <= 0)
     MX_THROW(absl::StatusCode::kInvalidArgument, "Dense: units must be positive, got ", units);
+  if (units > std::numeric_limits<int>::max())  // FullyConnected's num_hidden is an int
+    MX_THROW(absl::StatusCode::kInvalidArgument, "Dense: units must be below 2^31, got ", units);
   weight = register_parameter(
       "weight", {.shape = Shape{units, options_.in_units > 0 ? options_.in_units : -1},
                  .dtype = options_.dtype,
@@ -49,12 +55,13 @@ Dense::Dense(int64_t units, DenseOptions o) : units_(units), options_(std::move(
         "bias", {.shape = Shape{units},
                  .dtype = options_.dtype,
                  .init = options_.bias_initializer ? options_.bias_initializer : init::Zero()});
-  fc_attrs_ =
-      OpAttrs::Parse(OpNamed("FullyConnected"), {{"num_hidden", StrCat(units)},
-                                                 {"no_bias", options_.use_bias ? "False" : "True"},
-                                                 {"flatten", options_.flatten ? "True" : "False"}});
+  fc_attrs_ = CheckedAttrs(MX_ND_OP(FullyConnected),
+                           ops::FullyConnectedParam{.num_hidden = static_cast<int>(units),
+                                                    .no_bias = !options_.use_bias,
+                                                    .flatten = options_.flatten});
   if (!options_.activation.empty())
-    act_attrs_ = OpAttrs::Parse(OpNamed("Activation"), {{"act_type", options_.activation}});
+    act_attrs_ =
+        CheckedAttrs(MX_ND_OP(Activation), ops::ActivationParam{.act_type = options_.activation});
 }
 
 NDArray Dense::forward(const NDArray& x) {
@@ -74,7 +81,7 @@ std::string Dense::repr_args() const {
 }
 
 Activation::Activation(std::string activation) : act_(std::move(activation)) {
-  attrs_ = OpAttrs::Parse(OpNamed("Activation"), {{"act_type", act_}});
+  attrs_ = CheckedAttrs(MX_ND_OP(Activation), ops::ActivationParam{.act_type = act_});
 }
 
 NDArray Activation::forward(const NDArray& x) { return Apply(*attrs_.op(), attrs_, {x}); }
@@ -83,9 +90,9 @@ Dropout::Dropout(double rate, Shape axes) : rate_(rate), axes_(axes) {
   if (!(rate >= 0 && rate <= 1))
     MX_THROW(absl::StatusCode::kInvalidArgument, "Dropout: rate must be in [0, 1], got ", rate);
   // MXNet: Dropout op for rate > 0, identity otherwise.
-  op_ = rate > 0
-            ? internal::OpCall("Dropout", {{"p", PyFloatRepr(rate)}, {"axes", axes.ToString()}})
-            : internal::OpCall("_copy", {});
+  op_ = rate > 0 ? internal::OpCall(MX_ND_OP(Dropout),
+                                    ops::DropoutParam{.p = static_cast<float>(rate), .axes = axes})
+                 : internal::OpCall(MX_ND_OP(_copy));
 }
 
 std::string Dropout::repr_args() const {
@@ -112,12 +119,12 @@ BatchNorm::BatchNorm(BatchNormOptions o) : o_(std::move(o)) {
       Param(*this, "running_mean", c, o_.running_mean_initializer, init::Zero(), GradReq::kNull);
   running_var =
       Param(*this, "running_var", c, o_.running_variance_initializer, init::One(), GradReq::kNull);
-  op_ =
-      internal::OpCall("BatchNorm", {{"axis", StrCat(o_.axis)},
-                                     {"eps", PyFloatRepr(o_.epsilon)},
-                                     {"momentum", PyFloatRepr(o_.momentum)},
-                                     {"fix_gamma", o_.scale ? "False" : "True"},
-                                     {"use_global_stats", o_.use_global_stats ? "True" : "False"}});
+  op_ = internal::OpCall(MX_ND_OP(BatchNorm),
+                         ops::BatchNormParam{.eps = o_.epsilon,
+                                             .momentum = static_cast<float>(o_.momentum),
+                                             .fix_gamma = !o_.scale,
+                                             .use_global_stats = o_.use_global_stats,
+                                             .axis = o_.axis});
 }
 
 void BatchNorm::cast(DType dtype) {
@@ -152,7 +159,7 @@ LayerNorm::LayerNorm(int axis, double eps, bool center, bool scale, int64_t c,
       eps_(eps),
       center_(center),
       scale_(scale),
-      op_("LayerNorm", {{"axis", StrCat(axis)}, {"eps", PyFloatRepr(eps)}}) {
+      op_(MX_ND_OP(LayerNorm), ops::LayerNormParam{.axis = axis, .eps = static_cast<float>(eps)}) {
   if (c < 0)
     MX_THROW(absl::StatusCode::kInvalidArgument, "LayerNorm: in_channels must be >= 0, got ", c);
   gamma =
@@ -174,7 +181,8 @@ GroupNorm::GroupNorm(int groups, double eps, bool center, bool scale, int64_t /*
       eps_(eps),
       center_(center),
       scale_(scale),
-      op_("GroupNorm", {{"num_groups", StrCat(groups)}, {"eps", PyFloatRepr(eps)}}) {
+      op_(MX_ND_OP(GroupNorm),
+          ops::GroupNormParam{.num_groups = groups, .eps = static_cast<float>(eps)}) {
   if (groups < 1)
     MX_THROW(absl::StatusCode::kInvalidArgument, "GroupNorm: num_groups must be >= 1, got ",
              groups);
@@ -198,7 +206,7 @@ InstanceNorm::InstanceNorm(int axis, double eps, bool center, bool scale, int64_
       eps_(eps),
       center_(center),
       scale_(scale),
-      op_("InstanceNorm", {{"eps", PyFloatRepr(eps)}}) {
+      op_(MX_ND_OP(InstanceNorm), ops::InstanceNormParam{.eps = static_cast<float>(eps)}) {
   if (c < 0)
     MX_THROW(absl::StatusCode::kInvalidArgument, "InstanceNorm: in_channels must be >= 0, got ", c);
   if (axis == 0)
@@ -209,7 +217,8 @@ InstanceNorm::InstanceNorm(int axis, double eps, bool center, bool scale, int64_
   beta =
       Param(*this, "beta", c, beta_init, init::Zero(), center ? GradReq::kWrite : GradReq::kNull);
   // MXNet: x.swapaxes(1, axis) -> InstanceNorm -> swapaxes back.
-  if (axis != 1) swap_ = internal::OpCall("SwapAxis", {{"dim1", "1"}, {"dim2", StrCat(axis)}});
+  if (axis != 1)
+    swap_ = internal::OpCall(MX_ND_OP(SwapAxis), ops::SwapAxisParam{.dim1 = 1, .dim2 = axis});
 }
 NDArray InstanceNorm::forward(const NDArray& x) {
   if (!swap_.valid()) return op_({x, gamma->data(x.device()), beta->data(x.device())});
@@ -228,11 +237,10 @@ Embedding::Embedding(int64_t input_dim, int64_t output_dim, DType dtype, Initial
     MX_THROW(absl::StatusCode::kInvalidArgument,
              "Embedding: input_dim and output_dim must be positive, got ", input_dim, " and ",
              output_dim);
-  AttrDict attrs{{"input_dim", StrCat(input_dim)},
-                 {"output_dim", StrCat(output_dim)},
-                 {"dtype", std::string(DTypeName(dtype))}};
-  if (sparse_grad) attrs["sparse_grad"] = "True";
-  op_ = internal::OpCall("Embedding", attrs);
+  op_ = internal::OpCall(MX_ND_OP(Embedding), ops::EmbeddingParam{.input_dim = input_dim,
+                                                                  .output_dim = output_dim,
+                                                                  .dtype = dtype,
+                                                                  .sparse_grad = sparse_grad});
   weight = register_parameter(
       "weight", {.shape = Shape{input_dim, output_dim},
                  .dtype = dtype,
@@ -252,8 +260,9 @@ NDArrayVec ConcatChildren(const std::vector<std::pair<std::string, BlockPtr>>& c
     NDArrayVec o = (*c)(in);
     outs.insert(outs.end(), o.begin(), o.end());
   }
-  const Op& concat = OpRegistry::Get("Concat");
-  OpAttrs a = OpAttrs::Parse(concat, {{"dim", StrCat(axis)}, {"num_args", StrCat(outs.size())}});
+  const Op& concat = MX_ND_OP(Concat);
+  OpAttrs a = CheckedAttrs(
+      concat, ops::ConcatParam{.num_args = static_cast<int>(outs.size()), .dim = axis});
   return {Invoke(concat, a, outs)[0]};
 }
 }  // namespace

@@ -227,7 +227,7 @@ class Embedding : public HybridBlock {
 // (N, d1, ..., dk) -> (N, d1*...*dk) (nn.Flatten). Printed "Flatten" (no parentheses, as MXNet).
 class Flatten : public HybridBlock {
  public:
-  Flatten() : op_("Flatten", {}) {}
+  Flatten() : op_(MX_ND_OP(Flatten)) {}
   NDArray forward(const NDArray& x) override { return op_({x}); }
   std::string class_name() const override { return "Flatten"; }
   std::string ToString() const override { return class_name(); }
@@ -239,7 +239,7 @@ class Flatten : public HybridBlock {
 // Returns its input unchanged (nn.Identity).
 class Identity : public HybridBlock {
  public:
-  Identity() : op_("_copy", {}) {}
+  Identity() : op_(MX_ND_OP(_copy)) {}
   NDArray forward(const NDArray& x) override { return op_({x}); }
   std::string class_name() const override { return "Identity"; }
   std::string ToString() const override { return internal::EmptyBlockRepr(class_name()); }

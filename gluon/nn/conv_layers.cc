@@ -1,7 +1,11 @@
 #include "gluon/nn/conv_layers.h"
 
+#include <limits>
+
 #include "base/strings.h"
-#include "ndarray/params.h"
+#include "ndarray/ops/conv/conv_params.h"
+#include "ndarray/ops/nn/nn_params.h"
+#include "ndarray/ops/shape/shape_params.h"
 
 namespace mxnet::gluon::nn {
 namespace {
@@ -60,6 +64,9 @@ ConvBase::ConvBase(int64_t channels, Shape kernel, int dims, bool transpose, Con
     CheckLayout(name_, o_.layout, {"NCDHW", "NDHWC"});
   if (o_.groups < 1)
     MX_THROW(absl::StatusCode::kInvalidArgument, name_, ": groups must be >= 1, got ", o_.groups);
+  if (channels > std::numeric_limits<int>::max() || o_.groups > std::numeric_limits<int>::max())
+    MX_THROW(absl::StatusCode::kInvalidArgument, name_, ": channels (", channels, ") and groups (",
+             o_.groups, ") must be below 2^31 (the ops' num_filter and num_group are ints)");
   if (channels % o_.groups != 0)
     MX_THROW(absl::StatusCode::kInvalidArgument, name_, ": channels (", channels,
              ") must be divisible by groups (", o_.groups, ")");
@@ -89,17 +96,27 @@ ConvBase::ConvBase(int64_t channels, Shape kernel, int dims, bool transpose, Con
     bias = register_parameter("bias",
                               {.shape = Shape{channels},
                                .init = o_.bias_initializer ? o_.bias_initializer : init::Zero()});
-  AttrDict a = {{"kernel", kernel_.ToString()},
-                {"stride", o_.strides.ToString()},
-                {"dilate", o_.dilation.ToString()},
-                {"pad", o_.padding.ToString()},
-                {"num_filter", StrCat(channels)},
-                {"num_group", StrCat(o_.groups)},
-                {"no_bias", o_.use_bias ? "False" : "True"},
-                {"layout", o_.layout}};
-  if (transpose_) a["adj"] = o_.output_padding.ToString();
-  conv_ = internal::OpCall(transpose_ ? "Deconvolution" : "Convolution", a);
-  if (!o_.activation.empty()) act_ = internal::OpCall("Activation", {{"act_type", o_.activation}});
+  // The attributes Convolution and Deconvolution share, from the layer's options.
+  auto shared = [&](auto p) {
+    p.kernel = kernel_;
+    p.num_filter = static_cast<int>(channels);
+    p.stride = o_.strides;
+    p.dilate = o_.dilation;
+    p.pad = o_.padding;
+    p.num_group = static_cast<int>(o_.groups);
+    p.no_bias = !o_.use_bias;
+    p.layout = o_.layout;
+    return p;
+  };
+  if (transpose_) {
+    ops::DeconvolutionParam p = shared(ops::DeconvolutionParam{});
+    p.adj = o_.output_padding;
+    conv_ = internal::OpCall(MX_ND_OP(Deconvolution), std::move(p));
+  } else {
+    conv_ = internal::OpCall(MX_ND_OP(Convolution), shared(ops::ConvolutionParam{}));
+  }
+  if (!o_.activation.empty())
+    act_ = internal::OpCall(MX_ND_OP(Activation), ops::ActivationParam{.act_type = o_.activation});
 }
 
 NDArray ConvBase::forward(const NDArray& x) {
@@ -151,16 +168,15 @@ PoolBase::PoolBase(Shape pool_size, int dims, std::string pool_type, bool global
     CheckLayout(name_, layout_, {"NCHW", "NHWC"});
   else
     CheckLayout(name_, layout_, {"NCDHW", "NDHWC"});
-  AttrDict a = {{"kernel", pool_size_.ToString()},
-                {"stride", strides_.ToString()},
-                {"pad", padding_.ToString()},
-                {"pool_type", pool_type_},
-                {"global_pool", global_ ? "True" : "False"},
-                {"pooling_convention", ceil_mode_ ? "full" : "valid"},
-                {"layout", layout_}};
-  if (pool_type_ == "avg" && !global_)
-    a["count_include_pad"] = o.count_include_pad ? "True" : "False";
-  pool_ = internal::OpCall("Pooling", a);
+  ops::PoolingParam p{.kernel = pool_size_,
+                      .pool_type = pool_type_,
+                      .stride = strides_,
+                      .pad = padding_,
+                      .global_pool = global_,
+                      .pooling_convention = ceil_mode_ ? "full" : "valid",
+                      .layout = layout_};
+  if (pool_type_ == "avg" && !global_) p.count_include_pad = o.count_include_pad;
+  pool_ = internal::OpCall(MX_ND_OP(Pooling), std::move(p));
 }
 
 NDArray PoolBase::forward(const NDArray& x) { return pool_({x}); }
@@ -173,7 +189,8 @@ std::string PoolBase::repr_args() const {
 }
 
 ReflectionPad2D::ReflectionPad2D(int64_t p)
-    : pad_("pad", {{"mode", "reflect"}, {"pad_width", Shape{0, 0, 0, 0, p, p, p, p}.ToString()}}) {
+    : pad_(MX_ND_OP(pad),
+           ops::PadParam{.mode = "reflect", .pad_width = Shape{0, 0, 0, 0, p, p, p, p}}) {
   if (p < 0)
     MX_THROW(absl::StatusCode::kInvalidArgument, "ReflectionPad2D: padding must be >= 0, got ", p);
 }

@@ -1,20 +1,30 @@
-// A registry op with fixed attributes, parsed once when a layer is built (no string parsing per
-// call), and other internal helpers of gluon::nn layers.
+// A registry op with fixed typed attributes, made once when a layer is built (no string parsing
+// or printing, no per-call work), and other internal helpers of gluon::nn layers.
+//
+//   internal::OpCall drop(MX_ND_OP(Dropout), ops::DropoutParam{.p = 0.5f});
+//   NDArray y = drop({x});
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "ndarray/op.h"
+#include "ndarray/ops/conv/typed_attrs.h"
+#include "ndarray/ops/core/basic_api.h"
 
 namespace mxnet::gluon::nn::internal {
 
 class OpCall {
  public:
   OpCall() = default;
-  OpCall(const std::string& op, const AttrDict& attrs)
-      : attrs_(OpAttrs::Parse(OpRegistry::Get(op), attrs)) {}
+  // An op without attributes (elemwise_add, _copy, sigmoid, ...).
+  explicit OpCall(const Op& op) : attrs_(nd::NoAttrs(op)) {}
+  // An op with its parameter struct P (the op's declared attributes), checked like the string
+  // form (declared choices, P::Validate): kInvalidArgument naming the op and attribute.
+  template <typename P>
+  OpCall(const Op& op, P param) : attrs_(CheckedAttrs(op, std::move(param))) {}
   bool valid() const { return attrs_.op() != nullptr; }
+  const OpAttrs& attrs() const { return attrs_; }
   // Output 0 of the op on `inputs`.
   NDArray operator()(std::vector<NDArray> inputs) const {
     return Invoke(*attrs_.op(), attrs_, inputs)[0];

@@ -132,8 +132,7 @@ PassResult BatchNormFoldingPass(Graph& g) {
       if (!IsConstant(g, *s.node)) g.value_deps.insert(s.node->name);
     p->inputs[1] = nw;
     if (no_bias) {
-      p->params["no_bias"] = "False";
-      ReparseAttrs(p);
+      SetParam(p, "no_bias", "False");
       p->inputs.push_back(nbias);
     } else {
       p->inputs[2] = nbias;

@@ -139,12 +139,8 @@ PassResult OneDnnFusionPass(Graph& g) {
       }
       inputs.push_back(sum);
     }
-    auto f = std::make_shared<Node>();
-    f->op = is_conv ? conv_op : fc_op;
-    f->name = StrCat(n->name, "_fused");
-    f->params = params;
-    f->attrs = OpAttrs::Parse(*f->op, params);
-    f->inputs = std::move(inputs);
+    auto f = MakeOpNode(is_conv ? *conv_op : *fc_op, StrCat(n->name, "_fused"), std::move(params),
+                        std::move(inputs));
     f->user_attrs = n->user_attrs;
     repl[{last, 0}] = NodeEntry{f, 0, 0};
     fused_away += static_cast<int>(pattern.size());

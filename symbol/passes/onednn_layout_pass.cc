@@ -110,14 +110,8 @@ PassResult OneDnnLayoutPass(Graph& g) {
     return r;
   }
   auto make_transpose = [&](const NodeEntry& in, const std::string& name, const char* axes) {
-    auto t = std::make_shared<Node>();
-    t->op = transpose;
-    t->name = name;
-    t->params = {{"axes", axes}};
-    t->attrs = OpAttrs::Parse(*transpose, t->params);
-    t->inputs = {in};
     ++r.added;
-    return NodeEntry{t, 0, 0};
+    return NodeEntry{MakeOpNode(*transpose, name, {{"axes", axes}}, {in}), 0, 0};
   };
   Uses uses = ComputeUses(g.symbol);
   std::map<EntryKey, NodeEntry> to_nhwc;  // NCHW value -> its transpose node
@@ -160,8 +154,7 @@ PassResult OneDnnLayoutPass(Graph& g) {
     NodeEntry& w = n->inputs[1];
     w = MakeConstant(g, StrCat(w.node->name, "_ohwi"), WeightToOhwi(g.constants.at(w.node->name)));
     ++weights;
-    n->params["layout"] = "NHWC";
-    ReparseAttrs(n.get());
+    SetParam(n.get(), "layout", "NHWC");
     ++converted;
   }
   g.Invalidate();

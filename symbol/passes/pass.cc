@@ -149,8 +149,6 @@ std::string AttrString(const Node& n, const std::string& key) {
   return f->print(def.get());
 }
 
-void ReparseAttrs(Node* n) { n->attrs = OpAttrs::Parse(*n->op, n->params); }
-
 bool IsStochastic(const Node& n, bool inference) {
   if (!n.op) return false;
   if (n.op->is_random) return true;

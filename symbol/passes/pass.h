@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "symbol/graph.h"
+#include "symbol/node_params.h"
 #include "symbol/symbol.h"
 
 namespace mxnet::sym::passes {
@@ -116,9 +117,9 @@ NodeEntry MakeConstant(Graph& g, const std::string& base, const NDArray& value);
 bool IsConstant(const Graph& g, const Node& n);
 
 // The value of an attribute of an op node in MXNet's string form (the default when not set).
+// Passes change attributes with SetParam/SetParams/MakeOpNode (symbol/node_params.h), which keep
+// a node's string form (params) and parsed form (attrs) in step.
 std::string AttrString(const Node& n, const std::string& key);
-// Rebuilds a node's parsed attributes after editing `params`.
-void ReparseAttrs(Node* n);
 
 // Ops whose results differ between calls with equal inputs: random sampling, and in training
 // mode Dropout and rrelu (always for Dropout mode="always").

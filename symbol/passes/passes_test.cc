@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "ndarray/ops/conv/conv_params.h"
 #include "ndarray/testing/op_testing.h"
 #include "symbol/passes/memory_plan.h"
 #include "symbol/passes/testing/graph_testing.h"
@@ -51,6 +52,17 @@ void ExpectSameOutputs(const Symbol& original, const Graph& g,
 
 NDArray F32(const Shape& s, uint64_t seed, double lo = -1, double hi = 1) {
   return RandomArray(s, lo, hi, seed, DType::kFloat32);
+}
+
+// Every op node's string form (params, what JSON writes) parses to its parsed form (attrs), and
+// the JSON of the graph carries the string form.
+void ExpectParamsInStep(const Symbol& s) {
+  for (const auto& n : s.TopoNodes()) {
+    if (!n->op) continue;
+    SCOPED_TRACE(StrCat(n->name, " (", n->op->name, ")"));
+    OpAttrs parsed = OpAttrs::Parse(*n->op, n->params);
+    EXPECT_TRUE(parsed == n->attrs) << parsed.Key() << " vs " << n->attrs.Key();
+  }
 }
 
 // ---- Dead code. ----
@@ -197,6 +209,7 @@ TEST(BatchNormFoldingPass, FoldsIntoConvolution) {
         EXPECT_EQ(g.constants.size(), 2u);
         EXPECT_EQ(g.value_deps.count("gamma"), 1u);
         EXPECT_EQ(g.value_deps.count("w"), 1u);
+        ExpectParamsInStep(g.symbol);
         ExpectSameOutputs(s, g, v);
       }
 }
@@ -419,6 +432,10 @@ TEST(OneDnnLayoutPass, ChainsOfFusedConvsRunChannelsLast) {
     EXPECT_EQ(nhwc, 3) << report;
     // Transposes: the image in; the block's output back, once for both readers.
     EXPECT_EQ(CountOp(g.symbol, "transpose"), 2) << report;
+    // Folding set no_bias, fusion made nodes, the layout pass set layout: string and parsed
+    // forms agree, and the JSON says NHWC.
+    ExpectParamsInStep(g.symbol);
+    EXPECT_NE(g.symbol.tojson().find("\"layout\": \"NHWC\""), std::string::npos);
     ExpectSameOutputs(s, g, v, 1e-5, 1e-5);
   }
 }
@@ -507,6 +524,70 @@ TEST(Passes, PipelineNamesAndTrainingSubset) {
                 r.pass == "common_subexpression" || r.pass == "constant_folding")
         << r.pass;
   EXPECT_EQ(CountOp(t.symbol, "_sg_onednn_conv"), 0);
+}
+
+// ---- Editing node attributes (symbol/node_params.h). ----
+TEST(NodeParams, SetParamUpdatesStringAndParsedForms) {
+  Symbol conv =
+      Symbol::Create("Convolution", {var("x"), var("w")},
+                     {{"kernel", "(3, 3)"}, {"num_filter", "4"}, {"no_bias", "True"}}, "c0");
+  Node* n = conv.outputs()[0].node.get();
+  SetParam(n, "no_bias", "False");
+  EXPECT_EQ(n->params.at("no_bias"), "False");
+  EXPECT_FALSE(n->attrs.get<ops::ConvolutionParam>().no_bias);
+  SetParam(n, "pad", "(1, 1)");
+  EXPECT_EQ(n->attrs.get<ops::ConvolutionParam>().pad, (Shape{1, 1}));
+  EXPECT_EQ(n->attrs.get<ops::ConvolutionParam>().num_filter, 4);  // the rest kept
+  ExpectParamsInStep(conv);
+  // The string form as given is what JSON writes ("no_bias" stays although False is the default).
+  const std::string json = conv.tojson();
+  EXPECT_NE(json.find("\"no_bias\": \"False\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"pad\": \"(1, 1)\""), std::string::npos) << json;
+
+  SetParams(n, {{"kernel", "(1, 1)"}, {"num_filter", "2"}, {"no_bias", "True"}});
+  EXPECT_EQ(n->params.size(), 3u);
+  EXPECT_EQ(n->attrs.get<ops::ConvolutionParam>().kernel, (Shape{1, 1}));
+  EXPECT_TRUE(n->attrs.get<ops::ConvolutionParam>().pad.ndim() == 0);  // replaced, not merged
+
+  std::shared_ptr<Node> t =
+      MakeOpNode(OpRegistry::Get("transpose"), "t0", {{"axes", "(0, 2, 3, 1)"}}, {n->inputs[0]});
+  EXPECT_EQ(t->name, "t0");
+  EXPECT_EQ(t->params.at("axes"), "(0, 2, 3, 1)");
+  EXPECT_TRUE(OpAttrs::Parse(*t->op, t->params) == t->attrs);
+}
+
+TEST(NodeParams, BadValuesNameNodeOpAndKeyAndLeaveTheNodeAlone) {
+  Symbol conv = Symbol::Create("Convolution", {var("x"), var("w")},
+                               {{"kernel", "(3, 3)"}, {"num_filter", "4"}}, "c1");
+  Node* n = conv.outputs()[0].node.get();
+  const AttrDict before = n->params;
+  const OpAttrs attrs_before = n->attrs;
+  auto expect_error = [&](const std::string& key, const std::string& value,
+                          std::vector<std::string> parts) {
+    SCOPED_TRACE(key + "=" + value);
+    try {
+      SetParam(n, key, value);
+      ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), absl::StatusCode::kInvalidArgument);
+      for (const auto& p : parts)
+        EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(n->params, before);
+    EXPECT_TRUE(n->attrs == attrs_before);
+  };
+  expect_error("no_bias", "maybe",
+               {"node 'c1' (Convolution)", "no_bias='maybe'", "cannot parse", "boolean"});
+  expect_error("layout", "NCHWX", {"node 'c1'", "layout='NCHWX'", "is not one of"});
+  expect_error("kernal", "(3, 3)", {"node 'c1'", "unknown attribute 'kernal'"});
+  expect_error("stride", "(1,)", {"node 'c1'", "stride=(1,)", "2 entries"});
+  Symbol x = var("x");
+  try {
+    SetParam(x.outputs()[0].node.get(), "axis", "1");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("node 'x' is a variable"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -15,20 +15,23 @@
 namespace mxnet::ops {
 
 // ---- Attributes. ----
+// These structs are also the options of the nd:: functions (conv_api.h): members list the
+// required fields first, in the order designated initializers name them; the schema's field
+// order (MXNet's, used by the C ABI metadata and the bindings) is Declare's.
 
 // Convolution (also the attributes of _backward_Convolution_data/_weight).
 struct ConvolutionParam {
   Shape kernel;        // required: (w,), (h, w) or (d, h, w)
+  int num_filter = 0;  // required
   Shape stride;        // () = 1 per dim
   Shape dilate;        // () = 1 per dim
   Shape pad;           // () = 0 per dim
-  int num_filter = 0;  // required
   int num_group = 1;
-  int64_t workspace = 1024;
   bool no_bias = false;
+  std::optional<std::string> layout;  // None = NCW/NCHW/NCDHW from the kernel's rank
+  int64_t workspace = 1024;
   std::optional<std::string> cudnn_tune;  // accepted, ignored on CPU
   bool cudnn_off = false;                 // accepted, ignored on CPU
-  std::optional<std::string> layout;      // None = NCW/NCHW/NCDHW from the kernel's rank
   template <class D>
   static void Declare(D& d) {
     d.field("kernel", &ConvolutionParam::kernel)
@@ -64,18 +67,18 @@ struct ConvolutionParam {
 // Deconvolution (also the attributes of _backward_Deconvolution_data/_weight).
 struct DeconvolutionParam {
   Shape kernel;        // required
+  int num_filter = 0;  // required
   Shape stride;        // () = 1 per dim
   Shape dilate;        // () = 1 per dim
   Shape pad;           // () = 0 per dim; ignored when target_shape is set
-  Shape adj;           // () = 0 per dim; ignored when target_shape is set
+  Shape adj;           // () = 0 per dim; must be < stride; ignored when target_shape is set
   Shape target_shape;  // () = not set
-  int num_filter = 0;  // required
   int num_group = 1;
+  bool no_bias = true;  // MXNet's default: no bias
+  std::optional<std::string> layout;
   int64_t workspace = 512;
-  bool no_bias = true;
   std::optional<std::string> cudnn_tune;
   bool cudnn_off = false;
-  std::optional<std::string> layout;
   template <class D>
   static void Declare(D& d) {
     d.field("kernel", &DeconvolutionParam::kernel)
@@ -136,14 +139,14 @@ struct FullyConnectedParam {
 struct PoolingParam {
   Shape kernel;  // () only with global_pool
   std::string pool_type = "max";
+  Shape stride;  // () = 1 per dim
+  Shape pad;     // () = 0 per dim
   bool global_pool = false;
-  bool cudnn_off = false;
   std::string pooling_convention = "valid";
-  Shape stride;                           // () = 1 per dim
-  Shape pad;                              // () = 0 per dim
-  std::optional<int> p_value;             // lp only: 1, 2 or 3
   std::optional<bool> count_include_pad;  // avg only; None = True
+  std::optional<int> p_value;             // lp only: 1, 2 or 3
   std::optional<std::string> layout;
+  bool cudnn_off = false;
   template <class D>
   static void Declare(D& d) {
     d.field("kernel", &PoolingParam::kernel).describe("Pooling kernel size: (y, x) or (d, y, x)");
@@ -176,11 +179,11 @@ struct PoolingParam {
 
 // UpSampling (also _backward_UpSampling).
 struct UpSamplingParam {
-  int scale = 1;  // required
-  int num_filter = 0;
+  int scale = 1;                        // required
   std::string sample_type = "nearest";  // required
+  int num_filter = 0;
   std::string multi_input_mode = "concat";
-  int num_args = 1;  // required (MXNet's Python front end fills it in)
+  int num_args = 1;  // required (MXNet's Python front end fills it in, so does nd::UpSampling)
   int64_t workspace = 512;
   template <class D>
   static void Declare(D& d) {

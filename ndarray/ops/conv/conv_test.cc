@@ -242,14 +242,14 @@ TEST(ConvErrors, MessagesNameOpAttributeAndShapes) {
   // Channel mismatch between data and weight.
   ExpectError(
       [] {
-        nd::Convolution(Ones({1, 3, 5, 5}), Ones({4, 2, 3, 3}), NDArray(),
+        nd::Convolution(Ones({1, 3, 5, 5}), Ones({4, 2, 3, 3}),
                         {.kernel = {3, 3}, .num_filter = 4});
       },
       {"Convolution", "weight", "(4, 2, 3, 3)", "(4, 3, 3, 3)", "(1, 3, 5, 5)"});
   // Kernel larger than the padded input.
   ExpectError(
       [] {
-        nd::Convolution(Ones({1, 1, 2, 2}), Ones({1, 1, 5, 5}), NDArray(),
+        nd::Convolution(Ones({1, 1, 2, 2}), Ones({1, 1, 5, 5}),
                         {.kernel = {5, 5}, .num_filter = 1, .pad = {1, 1}});
       },
       {"Convolution", "kernel=(5, 5)", "exceeds", "4", "(1, 1, 2, 2)"});
@@ -261,20 +261,19 @@ TEST(ConvErrors, MessagesNameOpAttributeAndShapes) {
   // Groups.
   ExpectError(
       [] {
-        nd::Convolution(Ones({1, 3, 5, 5}), Ones({4, 1, 3, 3}), NDArray(),
+        nd::Convolution(Ones({1, 3, 5, 5}), Ones({4, 1, 3, 3}),
                         {.kernel = {3, 3}, .num_filter = 4, .num_group = 2});
       },
       {"Convolution", "channels 3", "num_group=2"});
   // Rank and layout.
   ExpectError(
       [] {
-        nd::Convolution(Ones({1, 3, 5}), Ones({4, 3, 3, 3}), NDArray(),
-                        {.kernel = {3, 3}, .num_filter = 4});
+        nd::Convolution(Ones({1, 3, 5}), Ones({4, 3, 3, 3}), {.kernel = {3, 3}, .num_filter = 4});
       },
       {"Convolution", "4-D", "NCHW", "(1, 3, 5)"});
   ExpectError(
       [] {
-        nd::Convolution(Ones({1, 5, 3}), Ones({4, 3, 3}), NDArray(),
+        nd::Convolution(Ones({1, 5, 3}), Ones({4, 3, 3}),
                         {.kernel = {3}, .num_filter = 4, .layout = "NHWC"});
       },
       {"Convolution", "layout=NHWC", "kernel=(3,)"});
@@ -309,14 +308,14 @@ TEST(ConvErrors, MessagesNameOpAttributeAndShapes) {
   // Deconvolution adj must be smaller than the stride; target_shape must be reachable.
   ExpectError(
       [] {
-        nd::Deconvolution(Ones({1, 2, 3, 3}), Ones({2, 2, 3, 3}), NDArray(),
+        nd::Deconvolution(Ones({1, 2, 3, 3}), Ones({2, 2, 3, 3}),
                           {.kernel = {3, 3}, .num_filter = 2, .stride = {2, 2}, .adj = {2, 2}});
       },
       {"Deconvolution", "adj 2", "stride 2"});
   ExpectError(
       [] {
         nd::Deconvolution(
-            Ones({1, 2, 3, 3}), Ones({2, 2, 3, 3}), NDArray(),
+            Ones({1, 2, 3, 3}), Ones({2, 2, 3, 3}),
             {.kernel = {3, 3}, .num_filter = 2, .stride = {2, 2}, .target_shape = {9, 9}});
       },
       {"Deconvolution", "target_shape=(9, 9)", "at most 7"});
@@ -338,6 +337,26 @@ TEST(ConvErrors, MessagesNameOpAttributeAndShapes) {
                            {.num_hidden = 5, .no_bias = true});
       },
       {"FullyConnected", "no_bias=True", "(5,)"});
+  // NDArray() as the bias needs no_bias=True (Convolution's and FullyConnected's default is
+  // False); Deconvolution's default no_bias=True refuses a bias array unless set to False.
+  ExpectError(
+      [] {
+        nd::Convolution(Ones({1, 3, 5, 5}), Ones({4, 3, 3, 3}), NDArray(),
+                        {.kernel = {3, 3}, .num_filter = 4});
+      },
+      {"Convolution", "no_bias=False", "empty NDArray"});
+  ExpectError(
+      [] {
+        nd::Deconvolution(Ones({1, 2, 3, 3}), Ones({2, 2, 3, 3}), Ones({2}),
+                          {.kernel = {3, 3}, .num_filter = 2});
+      },
+      {"Deconvolution", "no_bias=True", "(2,)"});
+  // UpSampling's num_args, when set, must be the number of inputs.
+  ExpectError(
+      [] {
+        nd::UpSampling(Ones({1, 1, 2, 2}), {.scale = 2, .num_args = 2});
+      },
+      {"UpSampling", "num_args=2", "1 inputs"});
   // UpSampling sizes.
   ExpectError(
       [] {
@@ -390,16 +409,15 @@ TEST(ConvApi, MatchesByNameInvocation) {
   EXPECT_EQ(y.shape(), (Shape{2, 6, 4, 4}));
   EXPECT_TRUE(AllClose(y, y2, 0, 0));
   // No bias: NDArray() infers no_bias.
-  NDArray y3 = nd::Convolution(x, w, NDArray(), {.kernel = {3, 3}, .num_filter = 6});
+  NDArray y3 = nd::Convolution(x, w, {.kernel = {3, 3}, .num_filter = 6});
   EXPECT_EQ(y3.shape(), (Shape{2, 6, 6, 6}));
 
   NDArray d = nd::Deconvolution(
-      y, w, NDArray(),
-      {.kernel = {3, 3}, .num_filter = 3, .stride = {2, 2}, .pad = {1, 1}, .adj = {1, 1}});
+      y, w, {.kernel = {3, 3}, .num_filter = 3, .stride = {2, 2}, .pad = {1, 1}, .adj = {1, 1}});
   EXPECT_EQ(d.shape(), (Shape{2, 3, 8, 8}));
   // Deconvolution with the conv's geometry is the adjoint: <conv(x), y> == <x, deconv(y)>.
-  NDArray cx = nd::Convolution(
-      x, w, NDArray(), {.kernel = {3, 3}, .num_filter = 6, .stride = {2, 2}, .pad = {1, 1}});
+  NDArray cx =
+      nd::Convolution(x, w, {.kernel = {3, 3}, .num_filter = 6, .stride = {2, 2}, .pad = {1, 1}});
   double lhs = 0, rhs = 0;
   auto cv = cx.ToVector<double>(), yv = y.ToVector<double>(), xv = x.ToVector<double>(),
        dv = d.ToVector<double>();
@@ -407,8 +425,8 @@ TEST(ConvApi, MatchesByNameInvocation) {
   for (size_t i = 0; i < xv.size(); ++i) rhs += xv[i] * dv[i];
   EXPECT_NEAR(lhs, rhs, 1e-3 * std::abs(lhs) + 1e-3);
 
-  NDArray fc = nd::FullyConnected(x, RandomArray({10, 192}, -1, 1, 4, DType::kFloat32), NDArray(),
-                                  {.num_hidden = 10});
+  NDArray fc =
+      nd::FullyConnected(x, RandomArray({10, 192}, -1, 1, 4, DType::kFloat32), {.num_hidden = 10});
   EXPECT_EQ(fc.shape(), (Shape{2, 10}));
   NDArray p = nd::Pooling(x, {.kernel = {3, 3},
                               .pool_type = "avg",
@@ -424,6 +442,69 @@ TEST(ConvApi, MatchesByNameInvocation) {
   NDArray ub = nd::UpSampling(std::vector<NDArray>{x, Ones({3, 1, 4, 4})},
                               {.scale = 2, .sample_type = "bilinear", .num_filter = 3});
   EXPECT_EQ(ub.shape(), (Shape{2, 3, 16, 16}));
+}
+
+// The nd:: functions take the ops' parameter structs themselves (declared once, conv_params.h):
+// no option struct to copy from, and a struct value is checked like its string form.
+static_assert(std::is_same_v<nd::ConvolutionOptions, ops::ConvolutionParam>);
+static_assert(std::is_same_v<nd::DeconvolutionOptions, ops::DeconvolutionParam>);
+static_assert(std::is_same_v<nd::FullyConnectedOptions, ops::FullyConnectedParam>);
+static_assert(std::is_same_v<nd::PoolingOptions, ops::PoolingParam>);
+static_assert(std::is_same_v<nd::UpSamplingOptions, ops::UpSamplingParam>);
+static_assert(
+    std::is_same_v<
+        decltype(static_cast<NDArray (*)(const NDArray&, const NDArray&, const NDArray&,
+                                         const ops::ConvolutionParam&)>(&nd::Convolution)),
+        NDArray (*)(const NDArray&, const NDArray&, const NDArray&, const ops::ConvolutionParam&)>);
+
+TEST(ConvApi, BiasOverloadsAndStructChecks) {
+  NDArray x = RandomArray({1, 2, 5, 5}, -1, 1, 11, DType::kFloat32);
+  NDArray w = RandomArray({3, 2, 3, 3}, -1, 1, 12, DType::kFloat32);
+  NDArray b = RandomArray({3}, -1, 1, 13, DType::kFloat32);
+  const AttrDict conv{{"kernel", "(3, 3)"}, {"num_filter", "3"}};
+  auto by_name = [](const std::string& op, std::vector<NDArray> in, AttrDict a) {
+    return Invoke(op, in, a)[0];
+  };
+  // Without a bias argument: MXNet's no_bias=True graph; with one: no_bias=False.
+  AttrDict nb = conv;
+  nb["no_bias"] = "True";
+  EXPECT_TRUE(AllClose(nd::Convolution(x, w, {.kernel = {3, 3}, .num_filter = 3}),
+                       by_name("Convolution", {x, w}, nb), 0, 0));
+  EXPECT_TRUE(AllClose(
+      nd::Convolution(x, w, NDArray(), {.kernel = {3, 3}, .num_filter = 3, .no_bias = true}),
+      by_name("Convolution", {x, w}, nb), 0, 0));
+  EXPECT_TRUE(AllClose(nd::Convolution(x, w, b, {.kernel = {3, 3}, .num_filter = 3}),
+                       by_name("Convolution", {x, w, b}, conv), 0, 0));
+  // Deconvolution: data (1, 3, 3, 3), weight (3, 2, 3, 3), bias (2,) with no_bias=False.
+  NDArray y = RandomArray({1, 3, 3, 3}, -1, 1, 14, DType::kFloat32);
+  NDArray db = RandomArray({2}, -1, 1, 15, DType::kFloat32);
+  EXPECT_TRUE(
+      AllClose(nd::Deconvolution(y, w, db, {.kernel = {3, 3}, .num_filter = 2, .no_bias = false}),
+               by_name("Deconvolution", {y, w, db},
+                       {{"kernel", "(3, 3)"}, {"num_filter", "2"}, {"no_bias", "False"}}),
+               0, 0));
+  EXPECT_TRUE(AllClose(
+      nd::FullyConnected(x, RandomArray({4, 50}, -1, 1, 16, DType::kFloat32), {.num_hidden = 4}),
+      by_name("FullyConnected", {x, RandomArray({4, 50}, -1, 1, 16, DType::kFloat32)},
+              {{"num_hidden", "4"}, {"no_bias", "True"}}),
+      0, 0));
+  // A value outside a field's declared choices: the same message as the string form.
+  std::string typed, parsed;
+  try {
+    nd::Convolution(x, w, {.kernel = {3, 3}, .num_filter = 3, .layout = "NCHWX"});
+  } catch (const Error& e) {
+    typed = e.what();
+  }
+  try {
+    OpAttrs::Parse(OpRegistry::Get("Convolution"),
+                   {{"kernel", "(3, 3)"}, {"num_filter", "3"}, {"layout", "NCHWX"}});
+  } catch (const Error& e) {
+    parsed = e.what();
+  }
+  EXPECT_NE(typed.find("Convolution: attribute layout='NCHWX' is not one of {None, NCW"),
+            std::string::npos)
+      << typed;
+  EXPECT_EQ(typed, parsed);
 }
 
 TEST(ConvApi, AttributesPrintLikeMxnet) {
@@ -545,14 +626,14 @@ TEST(ConvOneDnn, DeclinesWhatItCannotComputeExactly) {
   EXPECT_FALSE(supports({{"kernel", "(2, 2)"}}, x.astype(DType::kFloat64)));
   // Float64 and float16 run the reference kernels through the same entry point.
   for (DType dt : {DType::kFloat64, DType::kFloat16}) {
-    NDArray y = nd::Convolution(Ones({1, 2, 4, 4}, dt), Ones({3, 2, 3, 3}, dt), NDArray(),
+    NDArray y = nd::Convolution(Ones({1, 2, 4, 4}, dt), Ones({3, 2, 3, 3}, dt),
                                 {.kernel = {3, 3}, .num_filter = 3});
     EXPECT_EQ(y.dtype(), dt);
     EXPECT_EQ(y.ToVector<double>()[0], 18.0);
   }
   // Empty batches work (the reference kernel handles them).
-  NDArray e = nd::Convolution(Ones({0, 2, 4, 4}), Ones({3, 2, 3, 3}), NDArray(),
-                              {.kernel = {3, 3}, .num_filter = 3});
+  NDArray e =
+      nd::Convolution(Ones({0, 2, 4, 4}), Ones({3, 2, 3, 3}), {.kernel = {3, 3}, .num_filter = 3});
   EXPECT_EQ(e.shape(), (Shape{0, 3, 2, 2}));
 }
 
@@ -588,8 +669,8 @@ TEST(ConvOneDnn, PrimitiveCacheIsThreadSafe) {
     threads.emplace_back([&, t] {
       for (int rep = 0; rep < 20; ++rep) {
         int i = (t + rep) % 4;
-        NDArray y = nd::Convolution(xs[i], ws[i], NDArray(),
-                                    {.kernel = {3, 3}, .num_filter = 8, .pad = {1, 1}});
+        NDArray y =
+            nd::Convolution(xs[i], ws[i], {.kernel = {3, 3}, .num_filter = 8, .pad = {1, 1}});
         if (!AllClose(y, expected[i], 1e-4, 1e-4)) ++failures;
       }
     });

@@ -154,8 +154,8 @@ TEST(ConvQuantValues, QuantizedFullyConnectedAndElementwise) {
   NDArray w = Ints({5, 7}, -127, 127, 5, DType::kInt8);
   NDArrayVec q = RunOp("_contrib_quantized_fully_connected", {x, w, R(-1), R(1), R(-1), R(1)},
                        {{"num_hidden", "5"}, {"no_bias", "True"}});
-  NDArray want = nd::FullyConnected(x.astype(DType::kFloat64), w.astype(DType::kFloat64), NDArray(),
-                                    {.num_hidden = 5});
+  NDArray want =
+      nd::FullyConnected(x.astype(DType::kFloat64), w.astype(DType::kFloat64), {.num_hidden = 5});
   EXPECT_TRUE(AllClose(q[0].astype(DType::kFloat64), want, 0, 0));
   // elemwise_mul: int32 products; relu; flatten keeps bytes.
   NDArray a = Arr({-3, 4, 127, -128}, {2, 2}, DType::kInt8);
@@ -192,7 +192,7 @@ TEST(ConvQuantValues, Int8PipelineApproximatesFloatConvolution) {
   EXPECT_EQ(y.dtype(), DType::kFloat32);
   std::vector<float> got = y.ToVector<float>();
   std::vector<float> ref =
-      nd::Convolution(x, w, NDArray(), {.kernel = {3, 3}, .num_filter = 4}).ToVector<float>();
+      nd::Convolution(x, w, {.kernel = {3, 3}, .num_filter = 4}).ToVector<float>();
   ASSERT_EQ(got.size(), ref.size());
   float max_ref = 0;
   for (float v : ref) max_ref = std::max(max_ref, std::fabs(v));
