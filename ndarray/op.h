@@ -224,7 +224,10 @@ class Op {
   bool differentiable() const { return static_cast<bool>(gradient); }
   bool has_dynamic_output_shape() const { return static_cast<bool>(infer_shape_from_data); }
   // The kernel for `dev` handling this call: optimized backends first, then the reference.
-  // Throws kUnimplemented naming the op and device when none exists.
+  // CPU: throws kUnimplemented naming the op and device when none exists. GPU: the op's GPU
+  // kernels, then those registered by name (ndarray/device_kernels.h), then a wrapper running
+  // the CPU kernel on host copies (the GPU fallback, ndarray/op.cc; $MXNET_GPU_FALLBACK=error
+  // makes it kUnimplemented instead).
   const FCompute& SelectKernel(DeviceType dev, const OpAttrs& attrs,
                                std::span<const NDArray> in) const;
   // The kernel registered under exactly `key`, or nullptr.
