@@ -23,7 +23,7 @@ LAYERS = [
                  "ndarray/ops", "ndarray/ops/*"]),
     ("autograd", ["autograd"]),
     ("symbol", ["symbol", "symbol/passes"]),
-    ("gluon", ["gluon", "gluon/nn", "gluon/loss"]),
+    ("gluon", ["gluon", "gluon/nn", "gluon/loss", "gluon/utils"]),
     ("gluon data and training", ["gluon/data", "gluon/data/vision", "gluon/training",
                                  "gluon/kvstore"]),
     ("model zoo", ["modelzoo"]),
