@@ -133,8 +133,10 @@ TEST(SeedsRecipe, FeatureExtractorFromInternalLayers) {
   NDArrayVec got = both(NDArrayVec{x});
   ASSERT_EQ(got.size(), 2u);
   EXPECT_EQ(got[0].shape(), Shape({2, 512, 1, 1}));
-  EXPECT_TRUE(CloseTo(got[0], features, 1e-6));
-  EXPECT_TRUE(CloseTo(got[1], y, 1e-6));
+  // (The SymbolBlock runs hybridize()'s default backend, which folds BatchNorm into the
+  // convolutions: the same values up to rounding.)
+  EXPECT_TRUE(CloseTo(got[0], features, 1e-5));
+  EXPECT_TRUE(CloseTo(got[1], y, 1e-5));
   // Shared, not copied: a parameter change shows in the extractor.
   EXPECT_EQ(both.collect_params().get("output.bias"), net->collect_params().get("output.bias"));
   EXPECT_EQ(both.collect_params().size(), net->collect_params().size());

@@ -7,7 +7,8 @@
 //
 // Variants: Imperative (Invoke per node), Hybrid (CachedOp, backend none, static_alloc),
 // HybridDefault (+ dead code/CSE/constant folding/BatchNorm folding), HybridOnednn (+ oneDNN
-// post-op fusion), HybridOnednnNoVerify (the same without fingerprinting folded weights per call).
+// post-op fusion), HybridOnednnNoVerify (the same without the per-call write-version check of
+// folded inputs).
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>

@@ -77,6 +77,8 @@ MXC_STATUS mxc_ndarray_dtype(mxc_ndarray* array, int32_t* out) MXC_NOEXCEPT;
 MXC_STATUS mxc_ndarray_device(mxc_ndarray* array, mxc_device* out) MXC_NOEXCEPT;
 /* The array's data pointer (device memory for GPU arrays), valid while the array lives. For
  * zero-copy reads/writes from the caller's language; call mxc_ndarray_wait first on GPUs.
+ * Writes through it are not announced, so from this call on cached graphs that baked the array's
+ * values in (hybridized inference) compare its contents on every call, not its write version.
  * Threads: any; the handles it takes may be read by other threads at the same time. */
 MXC_STATUS mxc_ndarray_data(mxc_ndarray* array, void** out) MXC_NOEXCEPT;
 
