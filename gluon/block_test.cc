@@ -790,7 +790,8 @@ TEST(SymbolBlock, HonoursHybridizeOptionsOpHooksAndExportsAgain) {
   EXPECT_EQ(b.compile_report().nodes_after, 1) << b.compile_report().ToString();
   ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
   EXPECT_EQ(ops.size(), 1u);  // the fused convolution
-  b.hybridize(true, {.static_alloc = true, .static_shape = true});  // default backend again
+  // The default backend again.
+  b.hybridize(true, {.static_alloc = true, .static_shape = true});
   EXPECT_TRUE(AllClose(b(x), expected, 1e-5, 1e-5));
   EXPECT_TRUE(AllClose(b(x), expected, 1e-5, 1e-5));
   EXPECT_EQ(b.compile_report().nodes_after, 1);

@@ -211,8 +211,8 @@ void Storage::SetCacheLimit(size_t bytes) { GetPools().limit = bytes; }
 
 // Direct copies between two devices of one type (declared in ndarray/device_copy.h, a separate
 // target so that //ndarray:core's header set, which every compile action sees, stays the same).
-using PeerCopyFn = std::function<void(void* dst, int dst_id, const void* src, int src_id,
-                                      size_t bytes)>;
+using PeerCopyFn =
+    std::function<void(void* dst, int dst_id, const void* src, int src_id, size_t bytes)>;
 namespace {
 struct PeerCopies {
   std::mutex mu;
@@ -248,7 +248,7 @@ void CopyBytes(void* dst, Device dst_dev, const void* src, Device src_dev, size_
     BackendFor(src_dev).CopyToHost(dst, src, bytes, src_dev.id);
   } else if (auto peer = dst_dev.type == src_dev.type ? PeerCopyFor(dst_dev.type) : nullptr) {
     (*peer)(dst, dst_dev.id, src, src_dev.id, bytes);  // e.g. gpu(0) -> gpu(1), no host staging
-  } else {  // device to device through the host
+  } else {                                             // device to device through the host
     std::vector<char> host(bytes);
     BackendFor(src_dev).CopyToHost(host.data(), src, bytes, src_dev.id);
     BackendFor(dst_dev).CopyFromHost(dst, host.data(), bytes, dst_dev.id);

@@ -232,9 +232,9 @@ std::vector<uint64_t> Fingerprints(const std::vector<const NDArray*>& arrays) {
 bool MayWriteMutableInputs(const Op& op, const OpContext& ctx) {
   if (op.mutable_inputs.empty()) return false;
   if (ctx.is_record) return true;
-  static constexpr std::string_view kAuxStateOps[] = {
-      "BatchNorm", "_contrib_BatchNormWithReLU", "_contrib_SyncBatchNorm",
-      "IdentityAttachKLSparseReg"};
+  static constexpr std::string_view kAuxStateOps[] = {"BatchNorm", "_contrib_BatchNormWithReLU",
+                                                      "_contrib_SyncBatchNorm",
+                                                      "IdentityAttachKLSparseReg"};
   for (std::string_view n : kAuxStateOps)
     if (op.name == n) return false;
   return true;

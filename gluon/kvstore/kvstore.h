@@ -182,8 +182,8 @@ using KVStorePtr = std::shared_ptr<KVStore>;
 
 // mx.kv.create(name): "local" (default), "device", "nccl", "mpi", "horovod", "dist_sync",
 // "dist_sync_device". Errors: kInvalidArgument for an unknown name (listing the known ones),
-// kUnimplemented for "nccl" in a build without CUDA (kUnavailable without a GPU), "dist_async" (no parameter server) and for
-// the multi-process names when //gluon/kvstore:mpi is not linked.
+// kUnimplemented for "nccl" in a build without CUDA (kUnavailable without a GPU), "dist_async" (no
+// parameter server) and for the multi-process names when //gluon/kvstore:mpi is not linked.
 KVStorePtr create(const std::string& name = "local");
 
 // Registration of a store kind by a library linked in (//gluon/kvstore:mpi registers the

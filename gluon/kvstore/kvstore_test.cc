@@ -8,8 +8,8 @@
 
 #include "base/error.h"
 #include "gluon/kvstore/device_comm.h"
-#include "ndarray/backends/cuda/gpu.h"
 #include "gluon/training/optimizer.h"
+#include "ndarray/backends/cuda/gpu.h"
 
 namespace mxnet::gluon::kvstore {
 namespace {

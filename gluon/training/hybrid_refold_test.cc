@@ -30,7 +30,8 @@ using ::mxnet::testing::RandomArray;
 // a hybridized forward).
 NDArray ConvBnReluOf(const NDArray& x, const NDArray& w, const NDArray& b, const NDArray& gamma,
                      const NDArray& beta, const NDArray& mean, const NDArray& var) {
-  NDArray c = nd::Convolution(x, w, b, {.kernel = Shape{3, 3}, .num_filter = 4, .pad = Shape{1, 1}});
+  NDArray c =
+      nd::Convolution(x, w, b, {.kernel = Shape{3, 3}, .num_filter = 4, .pad = Shape{1, 1}});
   return nd::relu(nd::BatchNorm(c, gamma, beta, mean, var, {.eps = 1e-5, .fix_gamma = false}));
 }
 
@@ -51,8 +52,8 @@ class ConvBnRelu : public HybridBlock {
   }
   // The same from the current values, imperatively (the reference).
   NDArray Reference(const NDArray& x) const {
-    return ConvBnReluOf(x, weight->data(), bias->data(), gamma->data(), beta->data(),
-                        mean->data(), var->data());
+    return ConvBnReluOf(x, weight->data(), bias->data(), gamma->data(), beta->data(), mean->data(),
+                        var->data());
   }
   std::string class_name() const override { return "ConvBnRelu"; }
   ParameterPtr weight, bias, gamma, beta, mean, var;

@@ -158,9 +158,8 @@ TEST(SparseElemwise, KernelsRunWithoutFallback) {
   EXPECT_EQ(out.ToVector<float>(), (std::vector<float>{0, 2, 0, 0, 4, 0}));
   // csr + csr into a dense output given by the caller: the csr result is copied over densified.
   NDArray dense_out(Shape({3, 2}), cpu(), DType::kFloat32);
-  InvokeInto(OpRegistry::Get("elemwise_add"),
-             OpAttrs::Parse(OpRegistry::Get("elemwise_add"), {}), std::vector<NDArray>{c, c},
-             std::vector<NDArray>{dense_out});
+  InvokeInto(OpRegistry::Get("elemwise_add"), OpAttrs::Parse(OpRegistry::Get("elemwise_add"), {}),
+             std::vector<NDArray>{c, c}, std::vector<NDArray>{dense_out});
   EXPECT_EQ(dense_out.stype(), StorageType::kDefault);
   EXPECT_EQ(dense_out.ToVector<float>(), (std::vector<float>{0, 2, 0, 0, 4, 0}));
   // A zero-size stored part (nothing stored) goes through the unary and binary kernels.
