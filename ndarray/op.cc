@@ -564,11 +564,7 @@ void InferOutputsFromData(const Op& op, const OpAttrs& attrs, std::span<const ND
                (*out_shapes)[i].ToString(), ")");
 }
 
-namespace {
-// Whether a call may write `op`'s mutable inputs: the aux states of BatchNorm and its variants
-// (moving statistics) and IdentityAttachKLSparseReg (moving average) change only in recorded
-// calls (MXNet updates them in training under autograd.record); other ops (optimizer updates)
-// always write theirs.
+// Declared in ndarray/op_writes.h.
 bool MayWriteMutableInputs(const Op& op, const OpContext& ctx) {
   if (op.mutable_inputs.empty()) return false;
   if (ctx.is_record) return true;
@@ -580,6 +576,7 @@ bool MayWriteMutableInputs(const Op& op, const OpContext& ctx) {
   return true;
 }
 
+namespace {
 // After a kernel ran: its outputs and the inputs it updates in place hold new bytes
 // (Storage::version).
 void MarkWritten(const Op& op, const OpContext& ctx, std::span<const NDArray> inputs,

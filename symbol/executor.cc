@@ -9,6 +9,7 @@
 #include "autograd/autograd.h"
 #include "base/strings.h"
 #include "ndarray/grad.h"
+#include "ndarray/op_writes.h"
 #include "symbol/graph.h"
 #include "symbol/passes/passes.h"
 
@@ -222,22 +223,6 @@ std::vector<uint64_t> Fingerprints(const std::vector<const NDArray*>& arrays) {
 #pragma omp parallel for schedule(dynamic) if (bytes > (int64_t{1} << 18))
   for (int64_t i = 0; i < n; ++i) h[i] = Fingerprint(*arrays[i]);
   return h;
-}
-
-// Whether a call may write `op`'s mutable inputs: the aux states of BatchNorm and its variants
-// (moving statistics) and IdentityAttachKLSparseReg (moving average) change only in recorded
-// calls (MXNet updates them in training under autograd.record); other ops (optimizer updates)
-// always write theirs.
-// (The same rule as ndarray/op.cc's Invoke.)
-bool MayWriteMutableInputs(const Op& op, const OpContext& ctx) {
-  if (op.mutable_inputs.empty()) return false;
-  if (ctx.is_record) return true;
-  static constexpr std::string_view kAuxStateOps[] = {"BatchNorm", "_contrib_BatchNormWithReLU",
-                                                      "_contrib_SyncBatchNorm",
-                                                      "IdentityAttachKLSparseReg"};
-  for (std::string_view n : kAuxStateOps)
-    if (op.name == n) return false;
-  return true;
 }
 
 // The write version of an array's storage block (Storage::version); 0 without one.
