@@ -149,9 +149,9 @@ struct NestedCall {
   bool cached;             // a hybridized block: its trace records the output structure
   bool inside = false;     // forward_nested is running (its own forward calls pass through)
   std::string out_format;  // set when forward_nested ran
-  const NestedCall* outer;
+  NestedCall* outer;
 };
-thread_local const NestedCall* t_nested_call = nullptr;
+thread_local NestedCall* t_nested_call = nullptr;
 
 }  // namespace
 
@@ -175,7 +175,7 @@ Nested Block::call_nested(const std::vector<Nested>& args) {
   NestedCall call{this, &in_format, cached, false, {}, t_nested_call};
   t_nested_call = &call;
   struct Restore {
-    const NestedCall* outer;
+    NestedCall* outer;
     ~Restore() { t_nested_call = outer; }
   } restore{call.outer};
   NDArrayVec out = (*this)(flat);
@@ -220,7 +220,7 @@ NDArray Block::forward(const NDArray& x) {
 NDArrayVec Block::forward(const NDArrayVec& inputs) {
   // Reached from call_nested: forward_nested takes the structured arguments.
   // (The deferred-initialization shape pass and a hybridize trace come here as well.)
-  if (auto* call = const_cast<NestedCall*>(t_nested_call);
+  if (NestedCall* call = t_nested_call;
       call && call->block == this && !call->inside && forward_depth_ == 0) {
     Nested args = Regroup(inputs, *call->in_format);
     call->inside = true;
